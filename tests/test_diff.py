@@ -531,7 +531,8 @@ def test_an_unknown_format_is_named_as_check_names_it(
     )
     assert (status, out) == (2, "")
     assert err == (
-        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html\n"
+        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html,"
+        " github\n"
     )
 
 
@@ -1141,3 +1142,387 @@ def test_a_url_holding_a_line_break_shifts_none_of_the_urls_shown(
         f"{SITE}d",
     ]
     assert report["origins"] == [{"from": SITE.rstrip("/"), "to": www.rstrip("/"), "urls": 3}]
+
+
+def test_a_threshold_given_twice_applies_both_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--max-removed 500 --max-removed 5%``: a count and a share of one change both
+    gate it; the second does not silently replace the first."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(20)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(15)))
+    args = ["diff", str(old), str(new)]
+    status, out, _err = run_cli([*args, "--max-removed", "3", "--max-removed", "50%"], capsys)
+    assert status == 1
+    assert "--max-removed 3: 5 URLs removed (25.0%)" in out
+    status, out, _err = run_cli(
+        [*args, "--max-removed", "50%", "--max-removed", "3", "-f", "json"], capsys
+    )
+    assert status == 1
+    thresholds = json.loads(out)["thresholds"]
+    assert thresholds["given"] == ["--max-removed 50%", "--max-removed 3"]
+    assert [p["threshold"] for p in thresholds["passed"]] == ["--max-removed 3"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_the_urls_whose_lastmod_moved_back_are_named_with_both_moments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """A lastmod set back is a stale source: the report names the first URLs it hit,
+    in the new side's order, with their file and both moments, not a count alone."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(5)]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            (f"{SITE}4", "2025-04-01"),
+            (f"{SITE}0", "2025-06-01"),
+            (f"{SITE}3", "2025-04-30T23:59:59Z"),
+            (f"{SITE}1", "2025-03-01"),
+            (f"{SITE}2", "2025-05-01"),
+        )
+    )
+    args = ["diff", "--now", NOW, "--show", "2", "-f", fmt, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    if fmt == "json":
+        assert json.loads(out)["lastmod"]["earlier_first"] == [
+            {
+                "url": f"{SITE}4",
+                "file": "new.xml",
+                "old": "2025-05-01T00:00:00Z",
+                "new": "2025-04-01T00:00:00Z",
+            },
+            {
+                "url": f"{SITE}3",
+                "file": "new.xml",
+                "old": "2025-05-01T00:00:00Z",
+                "new": "2025-04-30T23:59:59Z",
+            },
+        ]
+        return
+    moments = "2025-05-01T00:00:00Z -> 2025-04-01T00:00:00Z"
+    if fmt == "text":
+        assert f"  {SITE}4  (new.xml): {moments}" in out
+    else:
+        moments = moments.replace(">", "&gt;")
+        assert f'{SITE}4</code> <span class="muted">new.xml</span> {moments}' in out
+    assert f"{SITE}3" in out and f"{SITE}1" not in out  # the first two, by --show
+
+
+@pytest.mark.parametrize(
+    ("old_url", "new_url", "how"),
+    [
+        (f"{SITE}a/b", f"{SITE}a/b/", "trailing slash added"),
+        (f"{SITE}a/b/", f"{SITE}a/b", "trailing slash dropped"),
+        (f"{SITE}a/b", f"{SITE}A/b", "path case changed"),
+        (f"{SITE}s?a=1&amp;b=2", f"{SITE}s?b=2&amp;a=1", "query parameters reordered"),
+        (f"{SITE}a/B?x=1&amp;y=2", f"{SITE}a/b/?y=2&amp;x=1", None),
+        (f"{SITE}a/b/", f"{SITE}a/b//", "trailing slash added"),
+        (f"{SITE}a/b?", f"{SITE}a/b", "empty query dropped"),
+        (f"{SITE}a/b#top", f"{SITE}a/b", "fragment dropped"),
+        (f"{SITE}a/b#top", f"{SITE}a/b#end", "fragment changed"),
+    ],
+)
+def test_urls_listed_again_written_otherwise_are_named_and_can_fail_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old_url: str, new_url: str, how: str | None
+) -> None:
+    """A trailing slash, the path's case or the query's order changed by a deploy makes
+    every page another URL to search engines: the report says which way, with the
+    first URL as each side writes it, and --max-rewritten gates it."""
+    how = how or "path case changed, trailing slash added, query parameters reordered"
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((old_url, None), (f"{SITE}kept", None), (f"{SITE}gone", None)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((new_url, None), (f"{SITE}kept", None), (f"{SITE}else", None)))
+    args = ["diff", str(old), str(new)]
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0
+    written = (old_url.replace("&amp;", "&"), new_url.replace("&amp;", "&"))
+    assert json.loads(out)["rewrites"] == [
+        {"how": how, "urls": 1, "first": {"old": written[0], "new": written[1]}}
+    ]
+    status, out, _err = run_cli([*args, "--max-rewritten", "0"], capsys)
+    assert status == 1
+    assert f"Written otherwise: 1 URL removed is listed again ({how}); each form" in out
+    assert f"  {written[0]} -> {written[1]}\n" in out
+    assert "--max-rewritten 0: 1 URL removed and listed again written otherwise (33.3%)" in out
+    status, out, _err = run_cli([*args, "-f", "html"], capsys)
+    assert f"1 URL removed is listed again ({how}): <code>" in out
+
+
+def test_a_url_moved_to_another_host_is_not_called_written_otherwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(3)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(3, host="www.example.com")))
+    status, out, _err = run_cli(["diff", "--max-rewritten", "0", str(old), str(new)], capsys)
+    assert status == 0
+    assert "Written otherwise" not in out and "Host or scheme: 3 URLs moved" in out
+
+
+def test_github_annotations_say_what_changed_and_each_threshold_passed(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a workflow, ``--format github`` gives a notice of what changed and an error
+    annotation on the new file for each threshold passed (``%`` escaped as the Actions
+    toolkit escapes it), with the same exit status."""
+    args = ["diff", "--now", NOW, "-f", "github", "old/pages.xml", "new/pages.xml"]
+    status, out, _err = run_cli([*args, "--max-removed", "10%", "--max-added", "0"], capsys)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        "::notice file=new/pages.xml,title=sitemap-lint diff::old/pages.xml -> new/pages.xml:"
+        " 0 URLs added, 21 removed (21.0%25 of the old URLs), 0 moved to another file;"
+    )
+    assert lines[1:] == [
+        "::error file=new/pages.xml,title=sitemap-lint diff --max-removed 10%25::21 URLs"
+        " removed (21.0%25), past --max-removed 10%25: review them in the text report"
+        " (--format text); raise the threshold only if the deploy meant them"
+    ]
+    status, out, _err = run_cli([*args, "--max-removed", "50%"], capsys)
+    assert status == 0
+    assert out.splitlines()[1] == (
+        "::notice file=new/pages.xml,title=sitemap-lint diff::Within every threshold"
+        " (--max-removed 50%25)"
+    )
+
+
+def _entries(*entries: tuple[str, str, str | None]) -> str:
+    """A urlset of (URL, changefreq, priority) entries (a priority of None: none)."""
+    body = "".join(
+        f"  <url><loc>{url}</loc><changefreq>{freq}</changefreq>"
+        + (f"<priority>{priority}</priority>" if priority else "")
+        + "</url>\n"
+        for url, freq, priority in entries
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}</urlset>\n'
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_priority_and_changefreq_churn_is_counted_by_change_of_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """Priorities all raised, changefreqs rewritten by a template: the report says the
+    most common changes of value (the first --show), not a count alone."""
+    old = tmp_path / "old.xml"
+    old.write_text(
+        _entries(*[(f"{SITE}{i}", "weekly", "0.5") for i in range(5)], (f"{SITE}x", "daily", "1"))
+    )
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _entries(
+            *[(f"{SITE}{i}", "Daily" if i < 3 else "weekly", "0.80") for i in range(5)],
+            (f"{SITE}x", "hourly", None),
+        )
+    )
+    args = ["diff", "--now", NOW, "--show", "2", "-f", fmt, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    if fmt == "json":
+        report = json.loads(out)
+        assert report["priority_changes"] == [
+            {"from": "0.5", "to": "0.8", "urls": 5},
+            {"from": "1", "to": "none", "urls": 1},
+        ]
+        assert report["changefreq_changes"] == [
+            {"from": "weekly", "to": "daily", "urls": 3},
+            {"from": "daily", "to": "hourly", "urls": 1},
+        ]
+        return
+    for line in (
+        "priority 0.5 -> 0.8 on 5 URLs",
+        "priority 1 -> none on 1 URL",
+        "changefreq weekly -> daily on 3 URLs",
+        "changefreq daily -> hourly on 1 URL",
+    ):
+        assert line.replace(">", "&gt;" if fmt == "html" else ">") in out
+
+
+def test_the_text_report_says_where_urls_were_added_and_removed_by_file(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Of a set, the text names the files with most URLs added or removed first (the
+    first --show), as the page's chart and JSON's by_file do: a child emptied by a
+    deploy shows at once."""
+    status, out, _err = run_cli(
+        [
+            "diff",
+            "--follow",
+            "--old-map",
+            f"{SITE}=old",
+            "--new-map",
+            f"{SITE}=new",
+            "--now",
+            NOW,
+            "--show",
+            "2",
+            "old/sitemap.xml",
+            "new/sitemap.xml",
+        ],
+        capsys,
+    )
+    assert status == 0
+    assert "By file: 3 files with URLs added or removed\n  blog.xml  +50 -50\n" in out
+    assert "  pages.xml  +0 -20\n" in out and "legacy.xml  +0 -1" not in out
+
+
+def test_a_lastmod_in_the_future_set_back_is_a_fix_not_a_move_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An old lastmod after the run's time (DT005) set back to a real moment fixes it:
+    it changed, but --max-lastmod-earlier does not fail the gate on it."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}a", "2099-01-01"), (f"{SITE}b", "2025-05-01")))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((f"{SITE}a", "2026-11-01"), (f"{SITE}b", "2025-04-01")))
+    args = ["diff", "--now", NOW, "-f", "json", "--max-lastmod-earlier", "1", str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"]) == (2, 1)
+    assert [back["url"] for back in lastmod["earlier_first"]] == [f"{SITE}b"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html"])
+def test_a_threshold_passed_says_what_to_do(
+    sides: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    args = ["diff", "-f", fmt, "--max-removed", "0", "old/pages.xml", "new/pages.xml"]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 1
+    assert (
+        "Review these changes (--show N names more of each); raise a threshold only if the"
+        " deploy meant them: exit 1." in out
+    )
+    status, out, _err = run_cli([*args[:4], "100%", *args[5:]], capsys)
+    assert status == 0 and "Review these changes" not in out
+
+
+def test_lastmods_dropped_are_counted_apart_from_those_moved_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A generator that stops writing lastmod drops the crawl signal of every page: the
+    report says how many of the changed lastmods were dropped."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(4)]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            (f"{SITE}0", None), (f"{SITE}1", None), (f"{SITE}2", "2025-04-01"), (f"{SITE}3", None)
+        )
+    )
+    args = ["diff", "--now", NOW, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    assert (
+        "changed on 4 of 4 URLs on both sides (100.0%), 1 of them to an earlier moment, 3 dropped"
+        in out
+    )
+    new.write_text(_urlset(*[(f"{SITE}{i}", None) for i in range(4)]))
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert json.loads(out)["lastmod"]["dropped"] == 4
+    status, out, _err = run_cli(args, capsys)
+    assert "changed on 4 of 4 URLs on both sides (100.0%), 4 of them dropped\n" in out
+
+
+def test_each_host_moved_to_https_is_paired_with_its_own_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hosts that share paths (the root of each subdomain) moved to https are each
+    paired with their own host, not all with the first added URL of that path."""
+    hosts = ["a.example.com", "b.example.com", "www.c.example.com"]
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"http://{host}/", None) for host in hosts]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            ("https://a.example.com/", None),
+            ("https://b.example.com/", None),
+            ("https://c.example.com/", None),
+        )
+    )
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    assert json.loads(out)["origins"] == [
+        {"from": "http://a.example.com", "to": "https://a.example.com", "urls": 1},
+        {"from": "http://b.example.com", "to": "https://b.example.com", "urls": 1},
+        {"from": "http://www.c.example.com", "to": "https://c.example.com", "urls": 1},
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html", "github"])
+def test_hosts_moved_are_named_up_to_show_with_a_count_of_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """A thousand subdomains moved to https make a thousand pairs of origins: the text,
+    the page and the annotations name the first --show, and count the rest."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"http://u{i}.example.com/", None) for i in range(30)]))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*[(f"https://u{i}.example.com/", None) for i in range(30)]))
+    status, out, _err = run_cli(["diff", "--show", "2", "-f", fmt, str(old), str(new)], capsys)
+    assert status == 0
+    assert len(re.findall(" moved from (?:<code>)?http://u", out)) == 2
+    assert "28 URLs more, moved between 28 other pairs of origins (JSON lists every one)" in out
+
+
+def test_a_url_its_file_still_lists_is_not_moved_when_another_file_lists_it_too(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """blog.xml's first URL now also listed first in pages.xml (a duplicate, DU002 for
+    ``check``) still stands in blog.xml: it did not move."""
+    first = "https://www.example.com/blog/0"
+    pages = (sides / "new" / "pages.xml").read_text()
+    (sides / "new" / "pages.xml").write_text(
+        pages.replace("<url>", f"<url><loc>{first}</loc></url>\n  <url>", 1)
+    )
+    (sides / "old" / "blog.xml").write_text(
+        (sides / "old" / "blog.xml").read_text().replace(f"{SITE}blog/0<", f"{first}<")
+    )
+    status, report, _err = _diff(capsys)
+    assert status == 0
+    assert report["urls"]["moved"] == 1  # p/99 alone, from pages.xml to blog.xml
+    assert [m["url"] for m in report["urls"]["moved_first"]] == [f"{SITE}p/99"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_urls_removed_en_masse_are_counted_by_section(
+    sides: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """More URLs removed than --show names: the report says under which sections (an
+    origin's first directory, or its top) all of them stood, most first."""
+    args = ["diff", "--now", NOW, "--show", "1", "-f", fmt]
+    status, out, _err = run_cli([*args, "old/blog.xml", "new/blog.xml"], capsys)
+    assert status == 0
+    if fmt == "json":
+        sections = json.loads(out)["sections"]
+        assert sections["removed"] == [{"section": f"{SITE}blog/", "urls": 50}]
+        assert sections["added"] == [
+            {"section": "https://www.example.com/blog/", "urls": 50},
+            {"section": f"{SITE}p/", "urls": 1},
+        ]
+        return
+    said = "https://www.example.com/blog/ 50 and 1 other section"
+    assert f"by section: {said}" in out if fmt == "text" else f"By section: {said}" in out
+
+
+def test_a_relative_loc_counts_under_its_own_first_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A loc without an origin (a relative path, UR001 for ``check``) keeps its whole
+    first directory as its section, not one cut by a character."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}a", None)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*[(f"foo/bar{i}", None) for i in range(3)]))
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    assert json.loads(out)["sections"]["added"] == [{"section": "/foo/", "urls": 3}]

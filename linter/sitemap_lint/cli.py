@@ -355,7 +355,7 @@ def split(
     )
 
 
-_LIMIT_HELP = "A count (500) or a share (5%%) of %s; passing it exits 1."
+_LIMIT_HELP = "A count (500) or a share (5%%) of %s; passing it exits 1 (repeatable)."
 # ``diff --show``: the count of URLs named (0 or more; checked by ``diff.run``).
 _SHOW = Setting("show", "int", "", flags=("--show",), range=Range(0))
 
@@ -385,7 +385,9 @@ def diff(
     ],
     format: Annotated[
         str,
-        typer.Option("--format", "-f", metavar="[text|json|html]", help="The report's format."),
+        typer.Option(
+            "--format", "-f", metavar="[text|json|html|github]", help="The report's format."
+        ),
     ] = "text",
     output_file: Annotated[
         str | None,
@@ -430,34 +432,43 @@ def diff(
         ),
     ] = False,
     max_removed: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option("--max-removed", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
     max_added: Annotated[
-        str | None, typer.Option("--max-added", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs")
+        list[str] | None,
+        typer.Option("--max-added", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
     max_moved: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option("--max-moved", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"),
     ] = None,
     max_origin_changes: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option("--max-origin-changes", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
+    max_rewritten: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--max-rewritten",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the old URLs (a trailing slash, case or query order changed)",
+        ),
+    ] = None,
     max_lastmod_churn: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-lastmod-churn", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
     max_lastmod_earlier: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-lastmod-earlier", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
     max_same_lastmod: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-same-lastmod",
             metavar="LIMIT",
@@ -465,7 +476,7 @@ def diff(
         ),
     ] = None,
     max_recent_lastmod: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-recent-lastmod",
             metavar="LIMIT",
@@ -473,19 +484,19 @@ def diff(
         ),
     ] = None,
     max_priority_changes: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-priority-changes", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
     max_changefreq_changes: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-changefreq-changes", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
     max_children_removed: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-children-removed",
             metavar="LIMIT",
@@ -493,7 +504,7 @@ def diff(
         ),
     ] = None,
     max_hreflang_broken: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--max-hreflang-broken",
             metavar="LIMIT",
@@ -514,6 +525,7 @@ def diff(
         "--max-added": max_added,
         "--max-moved": max_moved,
         "--max-origin-changes": max_origin_changes,
+        "--max-rewritten": max_rewritten,
         "--max-lastmod-churn": max_lastmod_churn,
         "--max-lastmod-earlier": max_lastmod_earlier,
         "--max-same-lastmod": max_same_lastmod,
@@ -523,7 +535,7 @@ def diff(
         "--max-children-removed": max_children_removed,
         "--max-hreflang-broken": max_hreflang_broken,
     }
-    limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
+    limits = [parse_limit(flag, text) for flag, texts in given.items() for text in texts or ()]
     output_file = BY_NAME["output_file"].parse(output_file)  # check's: "-" is stdout
     ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
     for name, value in ranged.items():

@@ -12,7 +12,7 @@ numpy is imported here only, by ``sitemap-lint diff``: it does these joins in C.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +23,13 @@ from numpy.typing import NDArray
 
 from sitemap_lint.diff import places
 from sitemap_lint.diff.hashing import url_hashes
-from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing, normal_joined
+from sitemap_lint.diff.listing import (
+    CHANGEFREQS,
+    NO_LASTMOD,
+    ORIGIN_AND_REST,
+    Listing,
+    normal_joined,
+)
 from sitemap_lint.diff.sides import Side
 from sitemap_lint.domain.identity import normal_url
 
@@ -47,6 +53,28 @@ class Shown:
 
 
 @dataclass(eq=False)
+class Backdated:
+    """A URL whose lastmod moved back, with the file (its place) that lists it now and
+    its old and new lastmods (UTC seconds)."""
+
+    url: str
+    place: str
+    old: int
+    new: int
+
+
+@dataclass(eq=False)
+class Rewrite:
+    """URLs removed that the new side lists written otherwise, one way (``how``): how
+    many, and the first of them as each side writes it."""
+
+    how: str
+    count: int
+    old: str
+    new: str
+
+
+@dataclass(eq=False)
 class Changes:
     """What changed from the old side to the new one."""
 
@@ -66,8 +94,18 @@ class Changes:
     old_children: int = 0  # sitemaps the old side's indexes (and robots.txt) list
     # (old origin, new origin, URLs whose path and query now stand on the new origin)
     origins: list[tuple[str, str, int]] = field(default_factory=list)
+    # URLs removed that the new side lists written otherwise: a trailing slash added or
+    # dropped, the path's case changed, the query's parameters reordered
+    rewrites: list[Rewrite] = field(default_factory=list)
+    # (section, URLs) of the URLs removed and added, most first: a section is an
+    # origin's first directory (``https://example.com/blog/``), or its pages at the top
+    # (``https://example.com/``)
+    sections_removed: list[tuple[str, int]] = field(default_factory=list)
+    sections_added: list[tuple[str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
     lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
+    lastmod_dropped: int = 0  # of those, the URLs that no longer carry one
+    earlier_shown: list[Backdated] = field(default_factory=list)  # the first of those
     # The new side's most common lastmod (UTC seconds) and how many entries carry it,
     # when at least two do (a lastmod one entry carries is shared with none).
     same_moment: tuple[int, int] | None = None
@@ -75,6 +113,9 @@ class Changes:
     with_lastmod: int = 0  # new entries with a lastmod
     priority_changed: int = 0
     changefreq_changed: int = 0
+    # The most common changes of value (the first --show): (old, new, URLs)
+    priority_changes: list[tuple[str, str, int]] = field(default_factory=list)
+    changefreq_changes: list[tuple[str, str, int]] = field(default_factory=list)
     alternates: int = 0  # the new side's hreflang alternates (xhtml:link with an href)
     hreflang_broken: int = 0  # new alternates naming a URL the new side no longer lists
     hreflang_shown: list[Shown] = field(default_factory=list)
@@ -135,12 +176,12 @@ class _Flat:
             text = self._text[number] = self.files[number].listing.url_text()
         return text[index - int(self.starts[number])]
 
-    def origins_and_paths(self, indexes: NDArray[np.int64]) -> tuple[list[str], NDArray[np.uint64]]:
-        """The origin and the hash of the rest (path, query, fragment) of each entry of
-        ``indexes`` (in increasing order), read back from the files' text, in the URLs'
-        normal form (a lower-case origin without its default port, ``/`` for no path)."""
+    def origins_and_rests(self, indexes: NDArray[np.int64]) -> tuple[list[str], list[str]]:
+        """The origin and the rest (path, query, fragment) of each entry of ``indexes``
+        (in increasing order), read back from the files' text, in the URLs' normal form (a
+        lower-case origin without its default port, ``/`` for no path)."""
         origins: list[str] = []
-        paths: list[str] = []
+        rests: list[str] = []
         numbers = self.numbers(indexes)
         groups = np.split(indexes, np.flatnonzero(np.diff(numbers)) + 1) if len(indexes) else []
         for group in groups:
@@ -149,8 +190,8 @@ class _Flat:
             text = normal_joined(_rows(self.files[number].listing, rows), len(rows))
             split = ORIGIN_AND_REST.findall(text.decode("utf-8", "surrogatepass"))
             origins.extend(origin.lower() for origin, _rest in split)
-            paths.extend(rest or "/" for _origin, rest in split)
-        return origins, np.frombuffer(url_hashes(paths).tobytes(), dtype=np.uint64)
+            rests.extend(rest or "/" for _origin, rest in split)
+        return origins, rests
 
     def slices(self) -> NDArray[np.uint8]:
         """Each entry's slice of the hash space (the hash's top bits)."""
@@ -216,11 +257,18 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
         new_files=len(new.files),
     )
     _children(old, new, changes)
-    gone, came, removed_hashes = _join(before, after, changes, show)
+    gone, came, removed_hashes = _join(before, after, changes, show, int(now.timestamp()))
     changes.removed, changes.added = len(gone), len(came)
     changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
     changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
-    changes.origins = _origins(before, after, gone, came)
+    # The URLs removed and added, read back to pair them and to count them by section.
+    old_urls = before.origins_and_rests(gone) if len(gone) else ([], [])
+    new_urls = after.origins_and_rests(came) if len(came) else ([], [])
+    changes.sections_removed = _sections(old_urls)
+    changes.sections_added = _sections(new_urls)
+    if len(gone) and len(came):
+        changes.origins = _origins(old_urls, new_urls)
+        changes.rewrites = _rewrites(before, after, gone, came, old_urls, new_urls)
     _lastmods(after, now, changes)
     _hreflang(after, removed_hashes, changes, show)
     removed_by_file = np.bincount(before.numbers(gone), minlength=len(before.files))
@@ -248,13 +296,19 @@ class _Slice:
     gone: NDArray[np.int64]
     came: NDArray[np.int64]
     removed: NDArray[np.uint64]
-    counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved, earlier
+    # common; lastmod, priority, changefreq changed; moved; lastmod earlier, dropped
+    counts: NDArray[np.int64]
     moved_old: NDArray[np.int64]
     moved_new: NDArray[np.int64]
+    earlier_old: NDArray[np.int64]  # the first entries whose lastmod moved back, by new index
+    earlier_new: NDArray[np.int64]
+    # The changes of priority and of changefreq, each (old << 16 | new) with its count
+    priority_pairs: tuple[NDArray[np.int64], NDArray[np.int64]]
+    changefreq_pairs: tuple[NDArray[np.int64], NDArray[np.int64]]
 
 
 def _join(
-    before: _Flat, after: _Flat, changes: Changes, show: int
+    before: _Flat, after: _Flat, changes: Changes, show: int, now: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint64]]:
     """The sides joined by URL hash, slice by slice (two at a time: numpy's sorts and
     searches leave the interpreter free): the first entries of the URLs removed and of
@@ -263,19 +317,38 @@ def _join(
     old_slices, new_slices = before.slices(), after.slices()
 
     def join(number: int) -> _Slice:
-        return _join_slice(before, after, old_slices == number, new_slices == number, show)
+        return _join_slice(before, after, old_slices == number, new_slices == number, show, now)
 
     with ThreadPoolExecutor(JOIN_THREADS, thread_name_prefix="sitemap-lint-join") as threads:
         slices = list(threads.map(join, range(1 << SLICE_BITS)))
     counts = np.sum([part.counts for part in slices], axis=0).tolist()
     changes.common, changes.lastmod_changed, changes.priority_changed = counts[:3]
-    changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:]
+    changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:6]
+    changes.lastmod_dropped = counts[6]
+    changes.priority_changes = _transitions(
+        [part.priority_pairs for part in slices], _priority_text, show
+    )
+    changes.changefreq_changes = _transitions(
+        [part.changefreq_pairs for part in slices], _changefreq_text, show
+    )
     moved_old = np.concatenate([part.moved_old for part in slices])
     moved_new = np.concatenate([part.moved_new for part in slices])
     order = np.argsort(moved_old, kind="stable")[:show]
     changes.moved_shown = [
         Shown(after.url(int(j)), before.place(int(i)), after.place(int(j)))
         for i, j in zip(moved_old[order], moved_new[order], strict=True)
+    ]
+    earlier_old = np.concatenate([part.earlier_old for part in slices])
+    earlier_new = np.concatenate([part.earlier_new for part in slices])
+    order = np.argsort(earlier_new, kind="stable")[:show]
+    changes.earlier_shown = [
+        Backdated(
+            after.url(int(j)),
+            after.place(int(j)),
+            int(before.lastmods[int(i)]),
+            int(after.lastmods[int(j)]),
+        )
+        for i, j in zip(earlier_old[order], earlier_new[order], strict=True)
     ]
     return (
         np.sort(np.concatenate([part.gone for part in slices])),
@@ -284,10 +357,55 @@ def _join(
     )
 
 
+def _in_file(hashes: NDArray[np.uint64], files: NDArray[np.uint32]) -> NDArray[np.uint64]:
+    """A URL's hash and the number of a file listing it as one number (a file's number
+    mixed in by a large odd multiplier: two pairs meet by chance as two hashes do)."""
+    return hashes ^ (files.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+
+
+def _transitions(
+    parts: list[tuple[NDArray[np.int64], NDArray[np.int64]]],
+    text: Callable[[int], str],
+    show: int,
+) -> list[tuple[str, str, int]]:
+    """The ``show`` most common changes of a value (old, new, URLs), from the slices'
+    counts of each (old << 16 | new); ties by the values' order."""
+    pairs = np.concatenate([p for p, _counts in parts])
+    if not len(pairs):
+        return []
+    every, inverse = np.unique(pairs, return_inverse=True)
+    totals = np.bincount(inverse, weights=np.concatenate([c for _p, c in parts]))
+    order = np.lexsort((every, -totals))[:show]
+    return [
+        (text(int(every[i]) >> 16), text(int(every[i]) & 0xFFFF), int(totals[i]))
+        for i in order.tolist()
+    ]
+
+
+def _priority_text(value: int) -> str:
+    """A priority kept in thousandths, offset by one past NO_PRIORITY: ``0.8``, or
+    ``none`` (absent or not a priority)."""
+    return "none" if value == 0 else f"{(value - 1) / 1000:g}"
+
+
+def _changefreq_text(value: int) -> str:
+    """A changefreq kept as 1 + its place in CHANGEFREQS: ``daily``, ``none`` (absent),
+    or ``another word``."""
+    if value == 0:
+        return "none"
+    return CHANGEFREQS[value - 1] if value <= len(CHANGEFREQS) else "another word"
+
+
 def _join_slice(
-    before: _Flat, after: _Flat, old_in: NDArray[np.bool_], new_in: NDArray[np.bool_], show: int
+    before: _Flat,
+    after: _Flat,
+    old_in: NDArray[np.bool_],
+    new_in: NDArray[np.bool_],
+    show: int,
+    now: int,
 ) -> _Slice:
-    """The entries of one slice (``old_in`` and ``new_in`` mark them) joined."""
+    """The entries of one slice (``old_in`` and ``new_in`` mark them) joined; ``now``:
+    the run's time (UTC seconds)."""
     old_hashes, old_first = before.first_listings(old_in)
     new_hashes, new_first = after.first_listings(new_in)
     at = np.searchsorted(old_hashes, new_hashes)
@@ -298,48 +416,207 @@ def _join_slice(
     kept_old[at[found]] = True
     old_common, new_common = old_first[at[found]], new_first[found]
     old_lastmods, new_lastmods = before.lastmods[old_common], after.lastmods[new_common]
-    # NO_LASTMOD is the least value: a lastmod dropped is no move back.
-    earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD)
+    # NO_LASTMOD is the least value: a lastmod dropped is no move back; nor is one set
+    # back from the future (after the run's time: DT005), which fixes it.
+    earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD) & (old_lastmods <= now)
+    old_priorities = before.priorities[old_common].astype(np.int64)
+    new_priorities = after.priorities[new_common].astype(np.int64)
+    old_changefreqs = before.changefreqs[old_common].astype(np.int64)
+    new_changefreqs = after.changefreqs[new_common].astype(np.int64)
+    priority_moved = old_priorities != new_priorities
+    changefreq_moved = old_changefreqs != new_changefreqs
     changed = [
         np.count_nonzero(old_lastmods != new_lastmods),
-        np.count_nonzero(before.priorities[old_common] != after.priorities[new_common]),
-        np.count_nonzero(before.changefreqs[old_common] != after.changefreqs[new_common]),
+        np.count_nonzero(priority_moved),
+        np.count_nonzero(changefreq_moved),
     ]
+    # Each change of value as one number: (old << 16) | new, the priority's offset past
+    # NO_PRIORITY (-1), counted by value.
+    priority_pairs = np.unique(
+        ((old_priorities[priority_moved] + 1) << 16) | (new_priorities[priority_moved] + 1),
+        return_counts=True,
+    )
+    changefreq_pairs = np.unique(
+        (old_changefreqs[changefreq_moved] << 16) | new_changefreqs[changefreq_moved],
+        return_counts=True,
+    )
     old_files = before.paired[before.numbers(old_common)]
     elsewhere = old_files != after.paired[after.numbers(new_common)]
+    if np.any(elsewhere):  # moved, unless the file it was in still lists it too
+        listed = np.flatnonzero(new_in)
+        new_pairs = _in_file(after.hashes[listed], after.paired[after.numbers(listed)])
+        moved = np.flatnonzero(elsewhere)
+        old_pairs = _in_file(before.hashes[old_common[moved]], old_files[moved])
+        elsewhere[moved[np.isin(old_pairs, new_pairs)]] = False
     moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
     order = np.argsort(moved_old, kind="stable")[:show]
+    earlier_old, earlier_new = old_common[earlier], new_common[earlier]
+    back = np.argsort(earlier_new, kind="stable")[:show]
     return _Slice(
         old_first[~kept_old],
         new_first[~found],
         old_hashes[~kept_old],
         np.array(
-            [len(old_common), *changed, len(moved_old), np.count_nonzero(earlier)], dtype=np.int64
+            [
+                len(old_common),
+                *changed,
+                len(moved_old),
+                np.count_nonzero(earlier),
+                np.count_nonzero((new_lastmods == NO_LASTMOD) & (old_lastmods != NO_LASTMOD)),
+            ],
+            dtype=np.int64,
         ),
         moved_old[order],
         moved_new[order],
+        earlier_old[back],
+        earlier_new[back],
+        priority_pairs,
+        changefreq_pairs,
     )
 
 
-def _origins(
-    before: _Flat, after: _Flat, gone: NDArray[np.int64], came: NDArray[np.int64]
-) -> list[tuple[str, str, int]]:
-    """Removed URLs whose path and query now stand on another origin: a migration."""
-    if not len(gone) or not len(came):
-        return []
-    gone = gone[np.argsort(before.numbers(gone), kind="stable")]  # grouped by file, as read
-    came = came[np.argsort(after.numbers(came), kind="stable")]
-    gone_origins, gone_paths = before.origins_and_paths(gone)
-    came_origins, came_paths_all = after.origins_and_paths(came)
-    came_paths, came_first = np.unique(came_paths_all, return_index=True)
-    found = np.flatnonzero(np.isin(gone_paths, came_paths))
-    matched = came_first[np.searchsorted(came_paths, gone_paths[found])]
+Split = tuple[list[str], list[str]]  # URLs' origins and rests (``_Flat.origins_and_rests``)
+
+
+def _origins(old_urls: Split, new_urls: Split) -> list[tuple[str, str, int]]:
+    """Removed URLs whose path and query now stand on another origin: a migration. A
+    URL is paired with one added on its host (the scheme changed) or its host with or
+    without ``www.`` first, else with the first one added with its path and query."""
+    gone_origins, gone_rests = old_urls
+    came_origins, came_rests = new_urls
+    found, matched = _match(_sited(gone_origins, gone_rests), _sited(came_origins, came_rests))
+    unpaired = np.ones(len(gone_rests), dtype=bool)
+    unpaired[found] = False
+    loose = np.flatnonzero(unpaired)
+    also, also_matched = _match(_hashes(gone_rests)[loose], _hashes(came_rests))
     named: dict[tuple[str, str], int] = {}
-    for old_at, new_at in zip(found.tolist(), matched.tolist(), strict=True):
+    pairs = zip(
+        [*found.tolist(), *loose[also].tolist()],
+        [*matched.tolist(), *also_matched.tolist()],
+        strict=True,
+    )
+    for old_at, new_at in pairs:
         key = (gone_origins[old_at], came_origins[new_at])
         if key[0] != key[1]:
             named[key] = named.get(key, 0) + 1
     return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _sections(urls: Split) -> list[tuple[str, int]]:
+    """The URLs of ``urls`` counted by section (``Changes.sections_removed``), most
+    first, then by name."""
+    counts: dict[str, int] = {}
+    for origin, rest in zip(*urls, strict=True):
+        path = rest.partition("?")[0].partition("#")[0]
+        first, slash, _deeper = path.removeprefix("/").partition("/")
+        section = f"{origin}/{first}/" if slash else f"{origin}/"
+        counts[section] = counts.get(section, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _sited(origins: list[str], rests: list[str]) -> NDArray[np.uint64]:
+    """The hash of each URL's host without its scheme, port and a leading ``www.``, with
+    its path and query: the same page of a site, whatever its scheme or ``www.``."""
+    sites: dict[str, str] = {}  # each origin's site, found once
+    for origin in origins:
+        if origin not in sites:
+            sites[origin] = _site(origin) + "\n"
+    return _hashes([sites[origin] + rest for origin, rest in zip(origins, rests, strict=True)])
+
+
+def _site(origin: str) -> str:
+    host = origin.partition("://")[2].rpartition("@")[2]
+    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return host.removeprefix("www.")
+
+
+def _match(
+    gone: NDArray[np.uint64], came: NDArray[np.uint64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The positions of the keys of ``gone`` that ``came`` holds, and of the first of
+    ``came`` holding each."""
+    keys, first = np.unique(came, return_index=True)
+    found = np.flatnonzero(np.isin(gone, keys))
+    return found, first[np.searchsorted(keys, gone[found])]
+
+
+def _hashes(rests: list[str]) -> NDArray[np.uint64]:
+    return np.frombuffer(url_hashes(rests).tobytes(), dtype=np.uint64)
+
+
+def _rewrites(
+    before: _Flat,
+    after: _Flat,
+    gone: NDArray[np.int64],
+    came: NDArray[np.int64],
+    old_urls: Split,
+    new_urls: Split,
+) -> list[Rewrite]:
+    """Removed URLs that the new side lists written otherwise on the same origin: a
+    trailing slash added or dropped, the path's case changed, the query's parameters
+    reordered (each another URL to a search engine, its page's signals split or lost).
+    The kinds by count, then name; each with its first URL removed (in the old side's
+    order) and the URL now listed for it."""
+    (old_origins, old_rests), (new_origins, new_rests) = old_urls, new_urls
+    found, matched = _match(
+        _hashes([f"{o}\n{_loose(r)}" for o, r in zip(old_origins, old_rests, strict=True)]),
+        _hashes([f"{o}\n{_loose(r)}" for o, r in zip(new_origins, new_rests, strict=True)]),
+    )
+    kinds: dict[str, list[Any]] = {}
+    for old_at, new_at in zip(found.tolist(), matched.tolist(), strict=True):
+        how = _rewritten(old_rests[old_at], new_rests[new_at])
+        kind = kinds.get(how)
+        if kind is None:
+            kinds[how] = [1, before.url(int(gone[old_at])), after.url(int(came[new_at]))]
+        else:
+            kind[0] += 1
+    return [
+        Rewrite(how, count, old, new)
+        for how, (count, old, new) in sorted(kinds.items(), key=lambda item: (-item[1][0], item[0]))
+    ]
+
+
+def _loose(rest: str) -> str:
+    """A URL's path and query as a loose key: the path in lower case without its final
+    ``/``s, the query's parameters sorted (an empty query as none), no fragment."""
+    if "?" not in rest and "#" not in rest:  # most URLs: a path alone
+        return rest.lower().rstrip("/") + "?"
+    path, _mark, query, _hash, _fragment = _parts(rest)
+    return f"{path.lower().rstrip('/')}?{'&'.join(sorted(query.split('&'))) if query else ''}"
+
+
+def _parts(rest: str) -> tuple[str, str, str, str, str]:
+    """A URL's path, ``?`` (or nothing), query, ``#`` (or nothing) and fragment."""
+    rest, hash_, fragment = rest.partition("#")
+    path, mark, query = rest.partition("?")
+    return path, mark, query, hash_, fragment
+
+
+def _rewritten(old: str, new: str) -> str:
+    """How a URL's path, query and fragment were written otherwise (``old`` to ``new``,
+    which ``_loose`` makes the same)."""
+    if "?" not in old and "#" not in old and "?" not in new and "#" not in new:
+        old_path, new_path = old, new  # most URLs: a path alone
+        old_mark = old_query = old_hash = old_fragment = ""
+        new_mark = new_query = new_hash = new_fragment = ""
+    else:
+        old_path, old_mark, old_query, old_hash, old_fragment = _parts(old)
+        new_path, new_mark, new_query, new_hash, new_fragment = _parts(new)
+    ways = []
+    if old_path.rstrip("/") != new_path.rstrip("/"):
+        ways.append("path case changed")
+    old_slashes = len(old_path) - len(old_path.rstrip("/"))
+    new_slashes = len(new_path) - len(new_path.rstrip("/"))
+    if new_slashes != old_slashes:
+        ways.append(f"trailing slash {'added' if new_slashes > old_slashes else 'dropped'}")
+    if old_query != new_query:
+        ways.append("query parameters reordered")
+    elif old_mark != new_mark:
+        ways.append(f"empty query {'added' if new_mark else 'dropped'}")
+    if (old_hash, old_fragment) != (new_hash, new_fragment):
+        change = "added" if not old_hash else "dropped" if not new_hash else "changed"
+        ways.append(f"fragment {change}")
+    return ", ".join(ways)
 
 
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:

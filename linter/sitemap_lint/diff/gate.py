@@ -1,7 +1,7 @@
 """The thresholds of a diff: what fails the gate (exit 1).
 
 A limit is a count (``500``) or a share (``5%``) of what it is measured against: the
-old side's URLs for added and removed URLs, the URLs on both sides for the changes of
+old side's URLs for added, removed and rewritten URLs, the URLs on both sides for the changes of
 those URLs, the new side's entries with a lastmod for the lastmod patterns, the
 sitemaps the old side's indexes list for those no longer listed, the new side's
 hreflang alternates for those naming a removed URL.
@@ -70,6 +70,10 @@ MEASURES: dict[str, tuple[str, Measure]] = {
     "--max-origin-changes": (
         "URLs moved to another host or scheme",
         lambda c: (sum(n for _a, _b, n in c.origins), c.old_distinct),
+    ),
+    "--max-rewritten": (
+        "URLs removed and listed again written otherwise",
+        lambda c: (sum(r.count for r in c.rewrites), c.old_distinct),
     ),
     "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
     "--max-lastmod-earlier": (

@@ -10,7 +10,17 @@ from typing import Any
 from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
-from sitemap_lint.diff.report import earlier_text, shared_lastmod_text
+from sitemap_lint.diff.report import (
+    PASSED_ADVICE,
+    REWRITE_ADVICE,
+    backdated_text,
+    earlier_text,
+    more_origins_text,
+    rewrite_text,
+    sections_text,
+    shared_lastmod_text,
+    value_changes_lines,
+)
 
 # Files named in the chart; the rest are summed in one bar.
 CHART_FILES = 20
@@ -39,6 +49,21 @@ def render(
         passed=found,
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         earlier=earlier_text(changes),
+        value_changes=[
+            *value_changes_lines("priority", changes.priority_changes),
+            *value_changes_lines("changefreq", changes.changefreq_changes),
+        ],
+        rewrites=[(r, rewrite_text(r)) for r in changes.rewrites],
+        rewrite_advice=REWRITE_ADVICE,
+        sections_added=(
+            sections_text(changes.sections_added, show) if changes.added > show else ""
+        ),
+        sections_removed=(
+            sections_text(changes.sections_removed, show) if changes.removed > show else ""
+        ),
+        more_origins=more_origins_text(changes, show) if len(changes.origins) > show else "",
+        passed_advice=PASSED_ADVICE,
+        backdated=[(b, backdated_text(b)) for b in changes.earlier_shown],
         chart=_chart(changes),
         show=show,
     )

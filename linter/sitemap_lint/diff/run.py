@@ -18,7 +18,7 @@ from sitemap_lint.settings.parsing import resolve_color
 if TYPE_CHECKING:
     from sitemap_lint.diff.compare import Changes
 
-FORMATS = ("text", "json", "html")
+FORMATS = ("text", "json", "html", "github")
 
 
 @dataclass
@@ -99,6 +99,8 @@ def _write_report(
     old, new, limits = settings.old, settings.new, settings.limits
     if settings.format == "json":
         report.write_json(target, report.document(old, new, changes, limits, found))
+    elif settings.format == "github":
+        report.write_github(target, old, new, changes, limits, found, settings.show)
     elif settings.format == "html":
         from sitemap_lint.diff import html
 
