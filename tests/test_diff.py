@@ -255,6 +255,36 @@ def test_a_single_url_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--max-removed 0: 1 URL removed (50.0%)" in out
 
 
+@pytest.mark.parametrize("pretty", [True, False], ids=["scanned", "parsed"])
+def test_an_entry_with_an_empty_loc_lists_no_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pretty: bool
+) -> None:
+    """An empty (or blank) loc is no URL added, on either route of the reader; the
+    alternates of the entries after it stay with their own pages."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(3)))
+    new = tmp_path / "new.xml"
+    text = _urlset(("", "2025-01-01"), *_pages(2), ("  ", None))
+    if not pretty:  # an alternate: the file is parsed, its alternates numbered by entry
+        text = text.replace(
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+            ' xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+        ).replace(
+            "<loc>https://example.com/p/1</loc>",
+            '<loc>https://example.com/p/1</loc><xhtml:link rel="alternate" hreflang="de"'
+            ' href="https://example.com/p/2"/>',
+        )
+    new.write_text(text)
+    status, out, _err = run_cli(["diff", "--format", "json", str(old), str(new)], capsys)
+    report = json.loads(out)
+    assert status == 0
+    assert report["new"]["urls"] == 2
+    assert report["urls"]["added"] == 0 and report["urls"]["removed"] == 1
+    if not pretty:  # the alternate names the removed page, and stands on p/1
+        assert [a["url"] for a in report["hreflang"]["first"]] == ["https://example.com/p/1"]
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

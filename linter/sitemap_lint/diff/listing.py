@@ -321,7 +321,23 @@ def _fill(
     changefreqs: list[str | None],
     priorities: list[str | None],
 ) -> None:
-    """The listing's columns from the entries' fields (one list a field, in order)."""
+    """The listing's columns from the entries' fields (one list a field, in order). An
+    entry with an empty ``loc`` lists no URL (``check`` reports it): it is left out."""
+    if "" in urls:
+        kept = [number for number, url in enumerate(urls) if url]
+        if listing.alternate_pages:
+            renumbered = {old: new for new, old in enumerate(kept)}
+            pairs = [
+                (renumbered[page], href)
+                for page, href in zip(listing.alternate_pages, listing.alternate_hrefs, strict=True)
+                if page in renumbered
+            ]
+            listing.alternate_pages = array("I", [page for page, _href in pairs])
+            listing.alternate_hrefs = array("Q", [href for _page, href in pairs])
+        urls = [urls[number] for number in kept]
+        lastmods = [lastmods[number] for number in kept]
+        changefreqs = [changefreqs[number] for number in kept]
+        priorities = [priorities[number] for number in kept]
     listing.count = len(urls)
     joined = "\n".join(urls)
     if joined.count("\n") >= len(urls):
