@@ -780,6 +780,36 @@ def test_locs_outside_ascii(monkeypatch, tmp_path, loc, proved):
     check_both(monkeypatch, path, window=97)
 
 
+@pytest.mark.parametrize("ignore", ["UR011", None], ids=["ignored", "reported"])
+def test_locs_outside_ascii_are_not_checked_where_ur011_is_not_reported(
+    monkeypatch, tmp_path, ignore
+):
+    """An entry proved with its loc outside ASCII makes one finding, UR011's: where the
+    run does not report UR011 its check is not made, and the report is the same."""
+    from sitemap_lint.rules import urls
+
+    rng = random.Random(9)
+    entries = [url_entry(i, rng, loc=f"https://www.example.com/café-{i}") for i in range(40)]
+    entries.insert(30, entries[12])  # a duplicate of one
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    calls = []
+    check_iri = urls.check_iri
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return check_iri(*args)
+
+    counter = _Counter(monkeypatch)
+    monkeypatch.setattr(urls, "check_iri", counted)
+    fast = json_report(monkeypatch, path, "1", ignore=ignore)
+    assert counter.proved == len(entries)
+    assert bool(calls) is (ignore is None)
+    monkeypatch.undo()
+    assert fast == json_report(monkeypatch, path, "0", ignore=ignore)
+    codes = {finding["code"] for finding in json.loads(fast)["files"][0]["findings"]}
+    assert codes == ({"DU001"} if ignore else {"DU001", "UR011"})
+
+
 @pytest.mark.parametrize(
     ("first", "second"),
     [

@@ -159,7 +159,9 @@ A loc with characters outside ASCII in its path or query (an IRI: UR011, whose f
 writes it percent-encoded) is proved the same way, when the URL rules read it as a
 clean URL but for those characters (``urls.iri_parts``: no reference, no CDATA, no
 ``%``, no port, not U+FFFD) and at most 1,024 characters long: ``check_url`` reports its
-UR011 when the run is entered (``report_url``), naming the loc, its fix exact.
+UR011 when the run is entered (``report_url``), naming the loc, its fix exact; in a run
+that does not report UR011, nothing (the check, whose one finding would be dropped, is
+not made).
 
 After a syntax error that makes the parser skip text (a missing end tag, a raw ``<``,
 a truncated file), the rest of the file goes to the full checker; after one repaired
@@ -1396,6 +1398,9 @@ class FastPath:
         # Whether a host only a local machine or network reaches leaves its URL unproved
         # (UR019, a code the run reports).
         self._local_hosts_reported = options.enabled is None or "UR019" in options.enabled
+        # Whether the loc of an entry proved with ``_iri`` is checked for its one finding
+        # (UR011, a code the run reports).
+        self._iris_reported = options.enabled is None or "UR011" in options.enabled
         self._priorities: dict[str, bool] = {}
         self._escape_spans: dict[str, Any] = {}  # see _escapes
         # The pattern proofs of the enabled checks, by field (set with the root).
@@ -2702,7 +2707,8 @@ class FastPath:
             into.lines = True
             return
         if iri is not None:
-            check_iri(value, iri, node, into)  # what check_url calls on it
+            if self._iris_reported:  # (its one finding, UR011's, else made to be dropped)
+                check_iri(value, iri, node, into)  # what check_url calls on it
         else:
             check_url(value, node, into)
 
