@@ -225,6 +225,15 @@ def spaced_loc(entry: str, rng: random.Random) -> str:
     return re.sub(r"<loc>([^<]*)</loc>", lambda m: f"<loc>{before}{m.group(1)}{after}</loc>", entry)
 
 
+def local_host(entry: str, rng: random.Random) -> str:
+    """The entry with its loc on a host only a local machine or network reaches (UR019),
+    or on a public address written as an IP."""
+    host = rng.choice(
+        ["localhost:4000", "127.0.0.1", "10.0.0.7", "nas.local", "2130706433", "93.184.215.14"]
+    )
+    return entry.replace("://www.example.com", f"://{host}", 1)
+
+
 def upper_host(entry: str, rng: random.Random) -> str:
     """The entry with upper-case letters in its loc's host."""
     host = rng.choice(["www.Example.com", "WWW.EXAMPLE.COM", "www.example.COM", "Www.Ex-ample.com"])
@@ -389,6 +398,9 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.2:  # hosts with upper-case letters, the same hosts
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [upper_host(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.1:  # hosts of a local machine or network, or IP addresses
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [local_host(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.2:  # escaped slugs, lower-case digits among them
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [escaped_slug(e, rng) if rng.random() < share else e for e in entries]
