@@ -160,6 +160,21 @@ def test_the_policy_finding_names_the_agent_of_the_profile() -> None:
     assert finding.message.startswith("Bingbot may not fetch")
 
 
+def test_a_long_disallowed_url_keeps_its_end_in_the_message(tmp_path: Path) -> None:
+    """Pages of one section share a long start: the end tells them apart."""
+    url = "https://example.com/drafts/" + "x" * 120 + "-page-7.html"
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<url><loc>{url}</loc></url>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    (finding,) = lint_with_robots(sitemap).findings
+    assert "...xxxxxxxxxxxxxxxxxxxx-page-7.html'" in finding.message
+    assert "'https://example.com/drafts/xxx" in finding.message
+
+
 def test_other_crawlers_follow_their_own_group() -> None:
     """The * group does not disallow /internal/, the PDF or the session URLs."""
     result = lint_with_robots(RULE_FIXTURES / "RB007" / "fail-wildcard.xml", agent="Bingbot")

@@ -24,6 +24,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules.robots import URL_DISALLOWED
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.support.words import elided
 
 if TYPE_CHECKING:
     from protego import Protego
@@ -79,7 +80,7 @@ class RobotsPolicy:
         )
 
     def _message(self, url: str, robots: _Robots) -> str:
-        shown = url if len(url) <= 100 else url[:97] + "..."
+        shown = elided(url, 100)
         return (
             f"{self.agent} may not fetch {shown!r}: {robots.name} disallows it; "
             "remove the URL from the sitemap, or allow it in robots.txt"
