@@ -415,9 +415,11 @@ LOCAL_HOST = rule(
         (loopback `127.0.0.1` and `[::1]`, the unspecified `0.0.0.0`, private
         `10.x`, `172.16-31.x` and `192.168.x`, link-local, unique-local, carrier-grade
         NAT and the other reserved ranges, in any of the forms a URL may write an
-        IPv4 address). It checks every URL the URL rules check. With
-        `--allow-private-hosts`, which declares such hosts expected (a staging
-        server on the private network), it is not reported.
+        IPv4 address). It checks every URL the URL rules check. It is not
+        reported where such hosts are expected: with `--allow-private-hosts` (a
+        staging server on the private network), or when the sitemap is checked
+        at such a host or `--sitemap-url` says it is served there (a development
+        server).
     """,
     why="""
         Such a URL is a page of the machine or network that wrote the sitemap: a
