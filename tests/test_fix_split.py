@@ -126,6 +126,19 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
     ]
 
 
+def test_parts_may_be_served_from_a_local_server(tmp_path: Path, capsys) -> None:
+    """A base URL on a development server is a place the parts may be served at: its
+    host only the local machine reaches (UR019) does not refuse it."""
+    source = tmp_path / "sitemap.xml"
+    pages = sitemap([entry(i) for i in range(5)])
+    source.write_bytes(pages.replace(b"https://example.com", b"http://localhost:4000"))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "http://localhost:4000/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "2"]) == 0, capsys.readouterr().err
+    index = (out / "sitemap-index.xml").read_bytes()
+    assert re.findall(rb"<loc>([^<]*)</loc>", index)[0] == b"http://localhost:4000/sitemap-1.xml"
+
+
 def test_the_index_takes_no_lastmod_the_date_rules_report(tmp_path: Path, capsys) -> None:
     """A part's lastmod is its newest valid one: a basic-format date, a week date or a
     time without seconds (read by Python as dates) would give the index a DT001/DT003."""

@@ -461,3 +461,23 @@ def test_hl009_alone_sees_the_entries_without_alternates(
     assert out.count("HL009") == 1 and _C in out and _DE not in out
     _status, out, _err = run_cli(["--isolated", "--select", "HL009,HL006", str(path)], capsys)
     assert "HL006" in out and out.count("HL009") == 1
+
+
+@pytest.mark.parametrize("fixture", ["HL006/fail.xml", "HL004/fail.xml", "HL007/fail.xml"])
+def test_alternates_on_a_local_host_are_compared_as_on_a_public_one(
+    tmp_path: Path, fixture: str
+) -> None:
+    """A URL on a host only a local network reaches (UR019) still names its page: a
+    development build's sitemap gets the same hreflang findings as the deployed one."""
+    text = (RULE_FIXTURES / fixture).read_text(encoding="utf-8")
+    local = tmp_path / "local.xml"
+    local.write_text(
+        text.replace("https://www.example.com", "http://localhost:4000").replace(
+            "https://example.com", "http://localhost:4000"
+        ),
+        encoding="utf-8",
+    )
+    public = [f.code for f in lint(RULE_FIXTURES / fixture).findings]
+    on_localhost = [f.code for f in lint(local).findings if f.code != "UR019"]
+    assert on_localhost == public
+    assert any(code.startswith("HL") for code in public)

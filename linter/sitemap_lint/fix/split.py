@@ -905,12 +905,13 @@ def _refuse_base_url_with_errors(base_url: str, part_name: str) -> None:
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.finding import Severity
     from sitemap_lint.model import Node
-    from sitemap_lint.rules.urls import check_url
+    from sitemap_lint.rules.urls import LOCAL_HOST, check_url
 
     found = FindingList()
     check_url(index_base(base_url) + part_path(part_name), Node("", "loc", {}, 1, 1), found)
     for finding in found:
-        if finding.severity >= Severity.WARNING:
+        # (A local server is a place the user may serve the parts at.)
+        if finding.severity >= Severity.WARNING and finding.code != LOCAL_HOST.code:
             raise SplitError(
                 f"--base-url {base_url}: the index would list the parts at a URL the URL "
                 f"rules report ({finding.code}: {finding.message}); nothing was written"

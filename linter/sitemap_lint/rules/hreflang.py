@@ -37,6 +37,7 @@ from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import (
+    LOCAL_HOST,
     LONG_FOR_YANDEX,
     NON_ASCII,
     NOT_CANONICAL,
@@ -710,10 +711,10 @@ def _code_message(value: str, problems: list[str], fixed: str | None) -> str:
 
 
 # URL findings that leave no doubt which page an href names (characters outside ASCII, a
-# length over a limit, a form that is not canonical): the link still counts among the
-# entry's alternates.
+# length over a limit, a form that is not canonical, a host only a local network
+# reaches): the link still counts among the entry's alternates.
 _NAMES_ITS_PAGE = frozenset(
-    {NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code, NOT_CANONICAL.code}
+    {NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code, NOT_CANONICAL.code, LOCAL_HOST.code}
 )
 
 
