@@ -682,12 +682,13 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
 def _local_hosts_expected(settings: RunSettings, config: Config) -> bool:
     """Whether URLs on a host only a local machine or network reaches are expected, so
     that UR019 does not report them: ``--allow-private-hosts``, or a sitemap checked at
-    (or said to be served from, ``--sitemap-url``) such a host, a development or staging
-    server."""
+    (or said to be served from, ``--sitemap-url``) such a host, or its robots.txt read
+    there (``--robots``): a development or staging server."""
     if settings.allow_private_hosts or config.allow_private_hosts:
         return True
     named = [path for path in settings.paths if is_url(path)]
     named.extend(_named_urls(settings, config))
+    named.extend(robots for robots in (*settings.robots, *config.robots) if is_url(robots))
     if not named:
         return False
     from urllib.parse import urlsplit

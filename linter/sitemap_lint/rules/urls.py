@@ -418,8 +418,8 @@ LOCAL_HOST = rule(
         IPv4 address). It checks every URL the URL rules check. It is not
         reported where such hosts are expected: with `--allow-private-hosts` (a
         staging server on the private network), or when the sitemap is checked
-        at such a host or `--sitemap-url` says it is served there (a development
-        server).
+        at such a host, `--sitemap-url` says it is served there or `--robots`
+        reads its robots.txt there (a development server).
     """,
     why="""
         Such a URL is a page of the machine or network that wrote the sitemap: a
