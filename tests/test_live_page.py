@@ -503,8 +503,24 @@ def test_modified_is_the_newest_with_its_source() -> None:
     signals = read_signals(URL, headers, page)
     assert signals.modified == datetime(2024, 5, 3, tzinfo=UTC)
     assert signals.modified_source == "article:modified_time"
-    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], page)
+    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], "")
     assert signals.modified_source == "Last-Modified"
+
+
+def test_a_date_the_page_states_outweighs_its_last_modified() -> None:
+    """Last-Modified is when the bytes changed (a static site's build, a deploy): a
+    page that states when its content changed is judged by that, even when older."""
+    page = head('<meta property="article:modified_time" content="2024-03-10T09:00:00+01:00">')
+    built = [("Last-Modified", "Mon, 02 Dec 2024 10:00:00 GMT")]
+    signals = read_signals(URL, built, page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 3, 10, 8, tzinfo=UTC),
+        "article:modified_time",
+    )
+    # A stated date that says nothing (at or after the answer) leaves Last-Modified.
+    answered = [*built, ("Date", "Tue, 03 Dec 2024 00:00:00 GMT")]
+    page = head('<meta property="article:modified_time" content="2024-12-03T00:00:00Z">')
+    assert read_signals(URL, answered, page).modified_source == "Last-Modified"
 
 
 def test_a_time_at_or_after_the_answer_is_no_modification() -> None:

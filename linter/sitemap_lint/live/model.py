@@ -132,7 +132,7 @@ class PageSignals:
     canonical: str | None = None  # absolute, resolved against the final URL
     canonical_source: str | None = None  # "Link header" or "link element"
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, absolute href)
-    modified: datetime | None = None  # the newest stated modification time
+    modified: datetime | None = None  # the newest the page states, else Last-Modified
     modified_source: str | None = None  # "Last-Modified", "JSON-LD dateModified", ...
 
 

@@ -187,6 +187,10 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
         # A page that says it changed as it was answered, or later, says nothing (a
         # server that stamps each answer with the time; a clock ahead).
         moments = [pair for pair in moments if earliest_moment(pair[0]) < answered]
+    if any(source != LAST_MODIFIED for _, source in moments):
+        # The page states when its content changed: Last-Modified, the time its bytes
+        # changed (a static site's build, a deploy, a comment, a template), is not that.
+        moments = [pair for pair in moments if pair[1] != LAST_MODIFIED]
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))

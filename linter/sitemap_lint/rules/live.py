@@ -274,6 +274,10 @@ LASTMOD_BEHIND = rule(
         `Last-Modified` header, or the `dateModified` of its JSON-LD (of an object at
         its top, in its `@graph`, or the `mainEntity` of one; not of other nested
         objects, such as the site a page `isPartOf`) or its `article:modified_time`.
+        A date the page states outweighs `Last-Modified`, which tells when its bytes
+        changed (a static site's build, a deploy, a new comment), not its content:
+        `Last-Modified` is compared only on a page that states none.
+
         A date without a time is compared by day, a
         month or a year written alone by its last day; that day may be the site's in
         any zone, so a page time counts as later only once the day has ended
