@@ -507,6 +507,19 @@ def test_modified_is_the_newest_with_its_source() -> None:
     assert signals.modified_source == "Last-Modified"
 
 
+def test_og_updated_time_is_a_modification_time() -> None:
+    page = head(
+        '<meta property="og:updated_time" content="2024-05-01T10:00:00+00:00" />',
+        '<meta property="OG:Updated_Time" content="2024-05-02T10:00:00+00:00" />',
+        '<meta property="og:updated_time" content="1714557600" />',  # not a date
+    )
+    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 5, 2, 10, tzinfo=UTC),
+        "og:updated_time",
+    )
+
+
 def test_a_date_the_page_states_outweighs_its_last_modified() -> None:
     """Last-Modified is when the bytes changed (a static site's build, a deploy): a
     page that states when its content changed is judged by that, even when older."""

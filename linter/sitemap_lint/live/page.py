@@ -76,7 +76,7 @@ _RAW_TEXT_END = {
 _TELLING = {
     name: re.compile(words, re.IGNORECASE)
     for name, words in (
-        ("meta", "robots|googlebot|modified_time|&"),
+        ("meta", "robots|googlebot|modified_time|updated_time|&"),
         ("link", "canonical|alternate|&"),
         ("script", "ld\\+json|&"),
         ("base", ""),
@@ -131,6 +131,7 @@ _W3C = re.compile(
 LAST_MODIFIED = "Last-Modified"
 JSON_LD = "JSON-LD dateModified"
 ARTICLE = "article:modified_time"
+OPEN_GRAPH = "og:updated_time"
 # Where noindex was said and where the canonical was read.
 ROBOTS_HEADER = "X-Robots-Tag"
 META_ROBOTS = "meta robots"
@@ -320,7 +321,7 @@ def _read_head(
     canonical_hrefs: list[str] = []
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
-    articles: list[datetime] = []
+    articles: list[tuple[datetime, str]] = []  # article:modified_time, og:updated_time
     for name, text, start, end, containers in _head_tags(head):
         if containers.inert:  # a template's content is no part of the page
             continue
@@ -359,7 +360,7 @@ def _read_head(
             if alternate is not None
         )
     moments.extend((moment, JSON_LD) for moment in json_moments)
-    moments.extend((moment, ARTICLE) for moment in articles)
+    moments.extend(articles)
 
 
 def head_metas(head: str) -> Iterator[dict[str, str]]:
@@ -584,14 +585,18 @@ _ORIGIN = re.compile(r"https?://[^/?#]*")
 _FROM_ROOT = re.compile(r"/(?!/)[^;?#]*(?:\?[^;?#]+)?(?:#[^;]+)?\Z")
 
 
+# The meta properties that state when the page changed (Open Graph's).
+_META_TIMES = {ARTICLE: ARTICLE, OPEN_GRAPH: OPEN_GRAPH}
+
+
 def _read_meta(
     attributes: dict[str, str],
     signals: PageSignals,
-    articles: list[datetime],
+    articles: list[tuple[datetime, str]],
     expiries: list[tuple[datetime, str]],
 ) -> None:
-    """Note what a ``meta`` element says (an article:modified_time in ``articles``, an
-    unavailable_after in ``expiries``)."""
+    """Note what a ``meta`` element says (an article:modified_time or og:updated_time
+    in ``articles``, with its source; an unavailable_after in ``expiries``)."""
     content = attributes.get("content")
     if content is None:
         return
@@ -606,10 +611,10 @@ def _read_meta(
             if expiry is not None:
                 expiries.append((expiry, source))
                 break
-    elif attributes.get("property", "").strip().lower() == "article:modified_time":
+    elif (source := _META_TIMES.get(attributes.get("property", "").strip().lower())) is not None:
         moment = parse_page_date(content)
         if moment is not None:
-            articles.append(moment)
+            articles.append((moment, source))
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:

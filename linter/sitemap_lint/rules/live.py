@@ -273,8 +273,9 @@ LASTMOD_BEHIND = rule(
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD (of an object at
         its top, in its `@graph`, or the `mainEntity` of one; not of other nested
-        objects, such as the site a page `isPartOf`) or its `article:modified_time`.
-        A date the page states outweighs `Last-Modified`, which tells when its bytes
+        objects, such as the site a page `isPartOf`), its `article:modified_time` or
+        its `og:updated_time` (Open Graph; Rank Math writes it on every page). A
+        date the page states outweighs `Last-Modified`, which tells when its bytes
         changed (a static site's build, a deploy, a new comment), not its content:
         `Last-Modified` is compared only on a page that states none.
 
