@@ -1258,6 +1258,22 @@ def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
     ]
 
 
+def test_a_head_behind_large_inline_styles_is_read_to_its_robots_meta(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A page builder's or an optimiser's inlined CSS (hundreds of KB) before the robots
+    meta and the canonical: they are read all the same."""
+    live_server.reset()
+    styles = "<style>" + ".c{color:red}" * 40_000 + "</style>"  # 520 KB
+    live_server.route(
+        "/inlined",
+        body=f'<html><head>{styles}<meta name="robots" content="noindex"></head><body>',
+    )
+    live = _live_findings_of_one_page(live_server, tmp_path, "/inlined", "2025-01-01")
+    assert [(f.code, f.line) for f in live] == [("LV008", 3)]
+
+
 @pytest.mark.parametrize(
     ("last_modified", "lastmod", "behind"),
     [

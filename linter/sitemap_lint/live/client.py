@@ -137,7 +137,7 @@ class ClientSettings:
     per_host: int = 4  # requests in flight per host (--live-per-host)
     timeout: float = 15.0  # seconds per request: connect, each read, and the whole answer
     retries: int = 2  # retries after a connection error, a timeout, a 429 or a 503
-    head_bytes: int = 262_144  # at most this much of a page's body is read (decoded)
+    head_bytes: int = 1_048_576  # at most this much of a page's body is read (decoded)
     user_agent: str = USER_AGENT
     allow_private: bool = False
     named_hosts: tuple[str, ...] = ()  # URLs whose host:port the user named
