@@ -50,7 +50,9 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # at or after the answer is none): a 304 would keep layout 5's for good.
 # 7: a page's signals read past ``</head>`` to the body, none from a ``<template>``, and
 # a JSON-LD mainEntity's dateModified the page's.
-_VERSION = 7
+# 8: a page's Last-Modified its modification time only where the page states none, its
+# og:updated_time read, its head read to 1 MiB (the table as layout 7's).
+_VERSION = 8
 # The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
 # it and with tables is another program's, unless a layout written before the mark.
 _APPLICATION_ID = 0x534D4C43
