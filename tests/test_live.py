@@ -1258,6 +1258,45 @@ def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
     ]
 
 
+@pytest.mark.parametrize(
+    ("status", "retry_after", "said"),
+    [
+        (
+            429,
+            "3600",
+            "answers 429 Too Many Requests (Retry-After: 3600): the site limits the"
+            " request rate; check again later or more slowly (--live-per-host 1), and do"
+            " not rate-limit crawlers",
+        ),
+        (
+            503,
+            "86400",
+            "answers 503 Service Unavailable (Retry-After: 86400): the site is"
+            " down or in maintenance; check again once it is back",
+        ),
+        (
+            503,
+            None,
+            "answers 503 Service Unavailable after retries: the site is down or in"
+            " maintenance; check again once it is back",
+        ),
+        (500, None, "answers 500; fix the server and check again"),
+    ],
+)
+def test_a_refusal_for_now_says_so_and_when_to_come_back(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    status: int,
+    retry_after: str | None,
+    said: str,
+) -> None:
+    live_server.reset()
+    headers = [("Retry-After", retry_after)] if retry_after else []
+    live_server.route("/busy", status=status, headers=headers, body="later")
+    live = _live_findings_of_one_page(live_server, tmp_path, "/busy", "2025-01-01")
+    assert [f.message for f in live] == [f"page {SITE}/busy {said}"]
+
+
 def test_a_head_behind_large_inline_styles_is_read_to_its_robots_meta(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

@@ -876,6 +876,10 @@ def _answer(url: str, kind: str, response: Response, chain: list[Hop], attempts:
         etag=response.header("ETag"),
         last_modified=response.header("Last-Modified"),
     )
+    if response.status in RETRY_STATUSES:
+        # When to come back, as the site says (the audit waited less, or not at all).
+        wait = (response.header("Retry-After") or "").strip()
+        answer.detail = f"Retry-After: {wait}" if wait else None
     if response.status == 200 and not chain:
         answer.fresh_until = freshness(response.headers, time.time())
         answer.no_store = storing_forbidden(response.headers)

@@ -748,10 +748,23 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             key=url,
         )
     if status == 429 or status >= 500:
+        tries = " after retries" if answer.attempts > 1 else ""
+        later = f" ({_detail(answer)})" if answer.detail else ""
+        if status == 429:
+            problem = (
+                "429 Too Many Requests{}: the site limits the request rate; check again"
+                " later or more slowly (--live-per-host 1), and do not rate-limit crawlers"
+            )
+        elif status == 503:
+            problem = (
+                "503 Service Unavailable{}: the site is down or in maintenance; check again"
+                " once it is back"
+            )
+        else:
+            problem = f"{status}{{}}; fix the server and check again"
         return SERVER_ERROR.at(
             *at,
-            f"{what} {url} answers {status}{_via(answer)}"
-            f"{' after retries' if answer.attempts > 1 else ''}; fix the server and check again",
+            f"{what} {url} answers {problem.format(f'{_via(answer)}{later}{tries}')}",
             key=url,
         )
     return CLIENT_ERROR.at(
