@@ -515,6 +515,10 @@ _WHAT = {
     "alternate": "alternate",
 }
 _MEDIA_TYPES = {"image": "image/", "video-content": "video/", "video-thumbnail": "image/"}
+# The types that say only "bytes": a file stored without its type (S3's, a server's
+# default).
+_UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/binary"})
+_EXAMPLES = {"image/": "image/jpeg, image/png, image/webp...", "video/": "video/mp4, video/webm..."}
 # A video's content may also be a stream's manifest: HLS (.m3u8) or DASH (.mpd), served
 # with their own types, which name no video/ type.
 _STREAM_TYPES = frozenset(
@@ -788,6 +792,15 @@ def _media(target: Target, answer: Answer, what: str) -> Finding | None:
         served = f"as {content_type}" if content_type else "without a Content-Type"
         also = " or a stream's manifest (HLS, DASH)" if streams else ""
         problem = f"is served {served}, not {expected}*{also}"
+        if content_type is None or content_type in _UNTYPED:
+            # The file, most likely, with no type of its own (a storage bucket's default).
+            advice = f"send it with its own {expected} Content-Type ({_EXAMPLES[expected]})"
+            return MEDIA_NOT_SERVED.at(
+                target.line,
+                target.column,
+                f"{what} {target.url} {problem}; {advice}",
+                key=target.url,
+            )
     else:
         problem = f"answers {status}{_via(answer)}"
     return MEDIA_NOT_SERVED.at(
