@@ -1258,6 +1258,66 @@ def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
     ]
 
 
+def test_images_and_videos_follow_the_robots_txt_of_googles_image_and_video_crawlers(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Google fetches images as Googlebot-Image and video files as Googlebot-Video: their
+    own groups decide for them, else Googlebot's (as protego falls back)."""
+    live_server.reset()
+    live_server.route(
+        "/robots.txt",
+        body="User-agent: Googlebot\nDisallow: /photos/\nDisallow: /films/\n\n"
+        "User-agent: Googlebot-Image\nDisallow: /images/\n\n"
+        "User-agent: Googlebot-Video\nDisallow: /videos/\n",
+        content_type="text/plain",
+    )
+    for path in ("/photos/a.png", "/images/b.png"):
+        live_server.route(path, body="png", content_type="image/png")
+    for path in ("/films/a.mp4", "/videos/b.mp4"):
+        live_server.route(path, body="mp4", content_type="video/mp4")
+    video = (
+        "<video:video><video:thumbnail_loc>{0}/photos/a.png</video:thumbnail_loc>"
+        "<video:title>t</video:title><video:description>d</video:description>"
+        "<video:content_loc>{0}{1}</video:content_loc></video:video>"
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+        ' xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n'
+        f"  <url><loc>{SITE}/pages/plain</loc>\n"
+        f"    <image:image><image:loc>{SITE}/photos/a.png</image:loc></image:image>\n"
+        f"    <image:image><image:loc>{SITE}/images/b.png</image:loc></image:image>\n"
+        f"    {video.format(SITE, '/films/a.mp4')}\n"
+        f"    {video.format(SITE, '/videos/b.mp4')}\n"
+        f"  </url>\n  <url><loc>{SITE}/photos/page</loc></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [(f.code, f.line, f.message) for f in result.findings if f.code[:2] == "LV"]
+    assert live == [
+        (
+            "LV007",
+            5,
+            f"image {SITE}/images/b.png is disallowed for Googlebot-Image by the site's"
+            " robots.txt; remove it from the sitemap or allow it in robots.txt",
+        ),
+        (
+            "LV007",
+            7,
+            f"video {SITE}/videos/b.mp4 is disallowed for Googlebot-Video by the site's"
+            " robots.txt; remove it from the sitemap or allow it in robots.txt",
+        ),
+        (
+            "LV007",
+            9,
+            f"page {SITE}/photos/page is disallowed for Googlebot by the site's robots.txt;"
+            " remove it from the sitemap or allow it in robots.txt",
+        ),
+    ]
+    assert sorted(_requested(live_server)) == ["/films/a.mp4", "/pages/plain", "/photos/a.png"]
+
+
 @pytest.mark.parametrize(
     ("status", "retry_after", "said"),
     [

@@ -168,7 +168,8 @@ class Answer:
     from_cache: bool = False
     etag: str | None = None
     last_modified: str | None = None
-    robots_disallowed: bool = False  # the host's robots.txt disallows it for Googlebot
+    robots_disallowed: bool = False  # the host's robots.txt disallows it for Google's crawler
+    robots_agent: str = "Googlebot"  # that crawler (Googlebot-Image for an image, ...)
     # The host's robots.txt answered a server error or could not be fetched: what it did
     # ("answers 503", "could not be fetched"); "" when it was read or answered 4xx.
     robots_unreachable: str = ""

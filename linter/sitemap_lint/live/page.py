@@ -611,10 +611,10 @@ def _read_meta(
             if expiry is not None:
                 expiries.append((expiry, source))
                 break
-    elif (source := _META_TIMES.get(attributes.get("property", "").strip().lower())) is not None:
+    elif (said := _META_TIMES.get(attributes.get("property", "").strip().lower())) is not None:
         moment = parse_page_date(content)
         if moment is not None:
-            articles.append((moment, source))
+            articles.append((moment, said))
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:

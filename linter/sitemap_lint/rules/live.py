@@ -194,7 +194,10 @@ ROBOTS_DISALLOWED = rule(
     what="""
         Fetches each host's robots.txt once and reports a listed URL its rules
         disallow for Googlebot, or one that redirects to a URL its own host's robots.txt
-        disallows (that target is not requested).
+        disallows (that target is not requested). Images (`image:loc`,
+        `video:thumbnail_loc`) are judged as Googlebot-Image fetches them and video
+        files (`video:content_loc`) as Googlebot-Video: by the group naming that crawler,
+        else by Googlebot's.
     """,
     why="""
         The sitemap asks for the page to be crawled and robots.txt forbids it; Search
@@ -692,13 +695,13 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             return ROBOTS_DISALLOWED.at(
                 *at,
                 f"{what} {url} redirects to {answer.final_url} ({_chain(answer)}), which its"
-                " site's robots.txt disallows for Googlebot; list an allowed URL or allow it"
-                " in robots.txt",
+                f" site's robots.txt disallows for {answer.robots_agent}; list an allowed URL"
+                " or allow it in robots.txt",
                 key=url,
             )
         return ROBOTS_DISALLOWED.at(
             *at,
-            f"{what} {url} is disallowed for Googlebot by the site's robots.txt;"
+            f"{what} {url} is disallowed for {answer.robots_agent} by the site's robots.txt;"
             " remove it from the sitemap or allow it in robots.txt",
             key=url,
         )
