@@ -927,3 +927,43 @@ def test_a_redirect_to_a_noindex_page_is_no_fix(noindex: str | None, fixed: bool
     assert finding.code == "LV005"
     assert (finding.fix is not None) == fixed
     assert ("says noindex (meta robots); remove this entry" in finding.message) == (not fixed)
+
+
+def test_a_last_modified_shared_by_a_deploy_says_nothing_of_each_page() -> None:
+    """Three or more pages of a file whose Last-Modified values follow each other at most
+    a minute apart were written or uploaded together: LV010 does not read them; a page's
+    own Last-Modified, apart from the others, or a date the page states, still counts."""
+    from sitemap_lint.live.audit import deploy_stamped
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    def page(name: str, last_modified: str, meta: str = "") -> tuple[Target, Answer]:
+        url = f"https://example.com/{name}"
+        headers = [("Last-Modified", last_modified)]
+        signals = read_signals(url, headers, head(meta))
+        target = Target(url, "page", 3, 5, lastmod="2024-01-01")
+        return target, Answer(url, status=200, final_url=url, signals=signals)
+
+    pages = [
+        page("a", "Mon, 02 Dec 2024 10:00:00 GMT"),
+        page("b", "Mon, 02 Dec 2024 10:00:50 GMT"),
+        page("c", "Mon, 02 Dec 2024 10:01:40 GMT"),  # a run: each within a minute of the last
+        page("d", "Mon, 02 Dec 2024 10:05:00 GMT"),
+        page("e", "Mon, 02 Dec 2024 10:05:30 GMT"),  # two: no deploy's to tell
+        page(
+            "f",
+            "Mon, 02 Dec 2024 10:00:10 GMT",
+            '<meta property="article:modified_time" content="2024-06-01T00:00:00Z">',
+        ),  # its stated date counts
+    ]
+    targets = [target for target, _answer in pages]
+    answers = {target.url: answer for target, answer in pages}
+    stamped = deploy_stamped(targets, answers)
+    assert sorted(stamped) == [f"https://example.com/{name}" for name in "abc"]
+    reported = [
+        target.url.rsplit("/", 1)[1]
+        for target, answer in pages
+        if judge(target, answer, datetime.now(UTC), stamped=stamped)
+    ]
+    assert reported == ["d", "e", "f"]
+    assert deploy_stamped(targets[:2], answers) == frozenset()

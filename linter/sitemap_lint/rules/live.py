@@ -280,7 +280,10 @@ LASTMOD_BEHIND = rule(
         its `og:updated_time` (Open Graph; Rank Math writes it on every page). A
         date the page states outweighs `Last-Modified`, which tells when its bytes
         changed (a static site's build, a deploy, a new comment), not its content:
-        `Last-Modified` is compared only on a page that states none.
+        `Last-Modified` is compared only on a page that states none, and not where
+        three or more of the file's pages have `Last-Modified` values at most a minute
+        apart one after another: the time a build wrote them or a deploy uploaded
+        them, whatever changed in each.
 
         A date without a time is compared by day, a
         month or a year written alone by its last day; that day may be the site's in
@@ -562,7 +565,8 @@ def check_answer(answered: Answered, file: str, report: Reporter) -> None:
     """What the answer to one listed URL says (the live audit runs after the fast path:
     no proof needed)."""
     xpath = answered.xpath
-    for finding in judge(answered.target, answered.answer, answered.now, answered.listed):
+    found = judge(answered.target, answered.answer, answered.now, answered.listed, answered.stamped)
+    for finding in found:
         report.add(finding.with_xpath(xpath))
 
 
@@ -660,11 +664,16 @@ def _duration(seconds: float) -> str:
 
 
 def judge(
-    target: Target, answer: Answer, now: datetime, listed: frozenset[str] = frozenset()
+    target: Target,
+    answer: Answer,
+    now: datetime,
+    listed: frozenset[str] = frozenset(),
+    stamped: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """The findings one answer gives for one listed URL (at most one about its
     reachability, then what a page says about itself); ``listed``: the page URLs its
-    file lists (``Answered.listed``). A URL the crawl budget left unrequested has none
+    file lists (``Answered.listed``); ``stamped``: those whose Last-Modified is a
+    deploy's (``Answered.stamped``). A URL the crawl budget left unrequested has none
     (LV016 tells, once a host)."""
     del now  # the dates a page states are compared with its lastmod, not the clock
     if answer.over_budget:
@@ -674,7 +683,7 @@ def judge(
         return [first]
     if target.kind != "page" or answer.signals is None:
         return []
-    return list(_page_findings(target, answer))
+    return list(_page_findings(target, answer, target.url in stamped))
 
 
 def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Finding | None:
@@ -866,8 +875,10 @@ def _url_edit(target: Target, url: str) -> Edit | None:
     return None
 
 
-def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
-    from sitemap_lint.live.page import normal_for_compare
+def _page_findings(target: Target, answer: Answer, stamped: bool = False) -> Iterator[Finding]:
+    """What a page says of itself; ``stamped``: its Last-Modified is a deploy's time,
+    no time of a change of its own."""
+    from sitemap_lint.live.page import LAST_MODIFIED, normal_for_compare
 
     signals = answer.signals
     assert signals is not None
@@ -891,6 +902,8 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
             key=url,
         )
     modified = signals.modified
+    if stamped and signals.modified_source == LAST_MODIFIED:
+        modified = None
     lastmod = _lastmod(target)
     if modified is not None and lastmod is not None and _behind(lastmod, modified):
         source = signals.modified_source or "the page"
