@@ -33,6 +33,7 @@ def full_answer(url: str = "https://example.com/a") -> Answer:
             alternates=(("de", "https://example.com/de"), ("x-default", "https://example.com/")),
             modified=datetime(2024, 5, 1, 10, 20, 30, 123, tzinfo=timezone(timedelta(hours=2))),
             modified_source="JSON-LD dateModified",
+            refresh="https://example.com/moved",
         ),
         elapsed=0.25,
         etag='W/"abc"',
@@ -510,7 +511,7 @@ def test_a_cache_of_layout_7_is_emptied(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
 
 
-# The table of layouts 4 to 8 as its first writer declared it: the columns the cache declares
+# The table of layout 8 as its first writer declared it: the columns the cache declares
 # once (``cache._COLUMNS``) must build it to the byte, so a file it wrote keeps working.
 LAYOUT = """CREATE TABLE answers (
     url TEXT PRIMARY KEY,
@@ -527,6 +528,7 @@ LAYOUT = """CREATE TABLE answers (
     alternates TEXT,
     modified TEXT,
     modified_source TEXT,
+    refresh TEXT,
     error TEXT,
     detail TEXT,
     loop INTEGER NOT NULL DEFAULT 0,
@@ -561,7 +563,8 @@ def test_a_file_of_layout_8_written_row_by_row_is_read(tmp_path: Path) -> None:
             " 'https://example.com/b/', '[[\"https://example.com/a\", 301, \"/b/\"]]',"
             " 'text/html', 1, 'meta robots', 'https://example.com/c', 'link element',"
             " '[[\"de\", \"https://example.com/de\"]]', '2024-05-01T10:20:30+02:00',"
-            " 'Last-Modified', NULL, NULL, 0, 0, '\"e\"', 'Wed, 01 May 2024 08:20:30 GMT',"
+            " 'Last-Modified', 'https://example.com/d', NULL, NULL, 0, 0, '\"e\"',"
+            " 'Wed, 01 May 2024 08:20:30 GMT',"
             " 0.25, NULL)"
         )
     with Cache(path) as cache:
@@ -579,6 +582,7 @@ def test_a_file_of_layout_8_written_row_by_row_is_read(tmp_path: Path) -> None:
             alternates=(("de", "https://example.com/de"),),
             modified=datetime(2024, 5, 1, 10, 20, 30, tzinfo=timezone(timedelta(hours=2))),
             modified_source="Last-Modified",
+            refresh="https://example.com/d",
         ),
         elapsed=0.25,
         etag='"e"',

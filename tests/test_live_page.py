@@ -967,3 +967,61 @@ def test_a_last_modified_shared_by_a_deploy_says_nothing_of_each_page() -> None:
     ]
     assert reported == ["d", "e", "f"]
     assert deploy_stamped(targets[:2], answers) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("metas", "refresh"),
+    [
+        (['<meta http-equiv="refresh" content="0; url=/moved">'], "https://example.com/moved"),
+        (["<meta http-equiv=Refresh content=\"5;URL='/a b'\">"], "https://example.com/a b"),
+        (['<meta http-equiv="refresh" content="0, url = \'/q\'x">'], "https://example.com/q"),
+        (['<meta http-equiv="refresh" content="0; /direct">'], "https://example.com/direct"),
+        (
+            ['<meta http-equiv="refresh" content=".5; url=https://other.example/">'],
+            "https://other.example/",
+        ),
+        (['<meta http-equiv="refresh" content="300">'], None),  # reloads itself
+        (['<meta http-equiv="refresh" content="0; url=">'], None),
+        ([f'<meta http-equiv="refresh" content="0; url={URL}#top">'], None),  # itself
+        # the first a browser can read counts: a reload wins, one it cannot read is skipped
+        (
+            [
+                '<meta http-equiv="refresh" content="60">',
+                '<meta http-equiv="refresh" content="0; url=/x">',
+            ],
+            None,
+        ),
+        (
+            [
+                '<meta http-equiv="refresh" content="soon">',
+                '<meta http-equiv="refresh" content="0; url=/x">',
+            ],
+            "https://example.com/x",
+        ),
+        (['<meta name="refresh" content="0; url=/x">'], None),  # no http-equiv
+        (
+            ['<noscript><meta http-equiv="refresh" content="0; url=/x"></noscript>'],
+            "https://example.com/x",
+        ),
+    ],
+)
+def test_a_meta_refresh_to_another_url_is_read(metas: list[str], refresh: str | None) -> None:
+    assert read_signals(URL, [], head(*metas)).refresh == refresh
+
+
+def test_a_page_that_refreshes_to_another_url_is_a_redirect() -> None:
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    page = "https://example.com/old"
+    meta = [
+        '<meta name="robots" content="noindex">',
+        '<meta http-equiv="refresh" content="0; url=https://example.com/new">',
+    ]
+    answer = Answer(page, status=200, final_url=page, signals=read_signals(page, [], head(*meta)))
+    (finding,) = judge(Target(page, "page", 3, 5), answer, datetime.now(UTC))
+    assert (finding.code, finding.message) == (
+        "LV005",
+        f"page {page} redirects to https://example.com/new with a meta refresh; list the page"
+        " it leads to",
+    )

@@ -134,6 +134,9 @@ class PageSignals:
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, absolute href)
     modified: datetime | None = None  # the newest the page states, else Last-Modified
     modified_source: str | None = None  # "Last-Modified", "JSON-LD dateModified", ...
+    # The URL a <meta http-equiv="refresh"> sends the page to (absolute; not one that
+    # reloads the page itself): a redirect, as Google follows it.
+    refresh: str | None = None
 
 
 @dataclass

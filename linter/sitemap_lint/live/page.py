@@ -76,7 +76,7 @@ _RAW_TEXT_END = {
 _TELLING = {
     name: re.compile(words, re.IGNORECASE)
     for name, words in (
-        ("meta", "robots|googlebot|modified_time|updated_time|&"),
+        ("meta", "robots|googlebot|modified_time|updated_time|refresh|&"),
         ("link", "canonical|alternate|&"),
         ("script", "ld\\+json|&"),
         ("base", ""),
@@ -322,6 +322,7 @@ def _read_head(
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
     articles: list[tuple[datetime, str]] = []  # article:modified_time, og:updated_time
+    refreshes: list[str | None] = []  # each meta refresh's URL (None: the page itself)
     for name, text, start, end, containers in _head_tags(head):
         if containers.inert:  # a template's content is no part of the page
             continue
@@ -331,7 +332,11 @@ def _read_head(
         elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
-            _read_meta(_attributes(text), signals, articles, expiries)
+            attributes = _attributes(text)
+            if attributes.get("http-equiv", "").strip().lower() == "refresh":
+                refreshes.append(_refresh_url(attributes.get("content")))
+            else:
+                _read_meta(attributes, signals, articles, expiries)
         elif name == "link":
             attributes = _attributes(text)
             href = attributes.get("href", "").strip()
@@ -348,6 +353,12 @@ def _read_head(
             if href:
                 base = _absolute(url, href) or url
     base = base or url
+    # The first refresh a browser can read is the one it schedules; later ones are ignored.
+    first = next((href for href in refreshes if href != _NO_REFRESH), None)
+    if first is not None:
+        target = _absolute(base, first)
+        if target is not None and normal_for_compare(target) != normal_for_compare(url):
+            signals.refresh = target
     canonicals.extend(
         (canonical, LINK_ELEMENT)
         for canonical in (_absolute(base, href) for href in canonical_hrefs)
@@ -615,6 +626,34 @@ def _read_meta(
         moment = parse_page_date(content)
         if moment is not None:
             articles.append((moment, said))
+
+
+# A meta refresh's content as browsers read it (HTML's "shared declarative refresh
+# steps"): a time (digits, dots), then, after a ";", a "," or a space, an optional
+# "url=" and the URL, up to its closing quote when it opens with one.
+_REFRESH = re.compile(
+    r"[\t\n\f\r ]*(?:\d+|(?=\.))[\d.]*(?:[;,\t\n\f\r ][\t\n\f\r ]*[;,]?[\t\n\f\r ]*(.*))?\Z",
+    re.DOTALL,
+)
+_REFRESH_URL = re.compile(r"[Uu][Rr][Ll][\t\n\f\r ]*=[\t\n\f\r ]*")
+# What a meta refresh that cannot be read stands for in the list (a browser skips it).
+_NO_REFRESH = ""
+
+
+def _refresh_url(content: str | None) -> str | None:
+    """The URL a meta refresh's ``content`` sends to: None when it reloads the page
+    itself, ``_NO_REFRESH`` when a browser cannot read it (then the next one counts)."""
+    match = _REFRESH.match(content or "")
+    if match is None:
+        return _NO_REFRESH
+    rest = match.group(1) or ""
+    named = _REFRESH_URL.match(rest)
+    if named is not None:
+        rest = rest[named.end() :]
+    if rest[:1] in ("'", '"'):
+        rest = rest[1:].split(rest[0], 1)[0]
+    rest = rest.strip(" \t\n\r\f\x00")
+    return rest or None
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:

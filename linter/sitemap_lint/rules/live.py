@@ -145,6 +145,9 @@ REDIRECTED = answered(
         redirects end at a URL the sitemap lists already is told to go, without a fix
         (writing the final URL would list it twice), and so is one whose final page
         says noindex (writing it would list a page that refuses to be indexed, LV008).
+        A page whose head holds a `<meta http-equiv="refresh">` that sends it to
+        another URL redirects too: Google follows it as a redirect (the first refresh a
+        browser can read counts; one that reloads the page itself is none).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
@@ -884,6 +887,15 @@ def _page_findings(target: Target, answer: Answer, stamped: bool = False) -> Ite
     assert signals is not None
     at = (target.line, target.column)
     url = target.url
+    if signals.refresh:
+        # Google follows a meta refresh as a redirect: the page is not the one indexed.
+        yield REDIRECTED.at(
+            *at,
+            f"page {url} redirects to {signals.refresh} with a meta refresh; list the page"
+            " it leads to",
+            key=url,
+        )
+        return
     if signals.noindex:
         yield NOINDEX.at(
             *at,
