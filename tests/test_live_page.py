@@ -981,6 +981,9 @@ def test_a_last_modified_shared_by_a_deploy_says_nothing_of_each_page() -> None:
             "https://other.example/",
         ),
         (['<meta http-equiv="refresh" content="300">'], None),  # reloads itself
+        (['<meta http-equiv="refresh" content="10; url=/soon">'], "https://example.com/soon"),
+        (['<meta http-equiv="refresh" content="900; url=/logout">'], None),  # a session's end
+        (['<meta http-equiv="refresh" content="600; url=?reload">'], None),
         (['<meta http-equiv="refresh" content="0; url=">'], None),
         ([f'<meta http-equiv="refresh" content="0; url={URL}#top">'], None),  # itself
         # the first a browser can read counts: a reload wins, one it cannot read is skipped

@@ -632,9 +632,13 @@ def _read_meta(
 # steps"): a time (digits, dots), then, after a ";", a "," or a space, an optional
 # "url=" and the URL, up to its closing quote when it opens with one.
 _REFRESH = re.compile(
-    r"[\t\n\f\r ]*(?:\d+|(?=\.))[\d.]*(?:[;,\t\n\f\r ][\t\n\f\r ]*[;,]?[\t\n\f\r ]*(.*))?\Z",
+    r"[\t\n\f\r ]*(\d+|(?=\.))[\d.]*(?:[;,\t\n\f\r ][\t\n\f\r ]*[;,]?[\t\n\f\r ]*(.*))?\Z",
     re.DOTALL,
 )
+# The longest delay of a refresh that moves the page ("you are redirected in 5
+# seconds"); a longer one (a session's end, a news page reloaded with a query) does not:
+# Google reads an instant refresh as a permanent redirect, a delayed one as weaker.
+_REFRESH_DELAY = 10
 _REFRESH_URL = re.compile(r"[Uu][Rr][Ll][\t\n\f\r ]*=[\t\n\f\r ]*")
 # What a meta refresh that cannot be read stands for in the list (a browser skips it).
 _NO_REFRESH = ""
@@ -642,11 +646,14 @@ _NO_REFRESH = ""
 
 def _refresh_url(content: str | None) -> str | None:
     """The URL a meta refresh's ``content`` sends to: None when it reloads the page
-    itself, ``_NO_REFRESH`` when a browser cannot read it (then the next one counts)."""
+    itself or waits more than ``_REFRESH_DELAY`` seconds, ``_NO_REFRESH`` when a
+    browser cannot read it (then the next one counts)."""
     match = _REFRESH.match(content or "")
     if match is None:
         return _NO_REFRESH
-    rest = match.group(1) or ""
+    if int(match.group(1) or "0") > _REFRESH_DELAY:
+        return None
+    rest = match.group(2) or ""
     named = _REFRESH_URL.match(rest)
     if named is not None:
         rest = rest[named.end() :]

@@ -146,8 +146,9 @@ REDIRECTED = answered(
         (writing the final URL would list it twice), and so is one whose final page
         says noindex (writing it would list a page that refuses to be indexed, LV008).
         A page whose head holds a `<meta http-equiv="refresh">` that sends it to
-        another URL redirects too: Google follows it as a redirect (the first refresh a
-        browser can read counts; one that reloads the page itself is none).
+        another URL within 10 seconds redirects too: Google follows it as a redirect
+        (the first refresh a browser can read counts; one that reloads the page
+        itself, or waits longer, as at the end of a session, is none).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
