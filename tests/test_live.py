@@ -1258,6 +1258,121 @@ def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
     ]
 
 
+def test_images_and_videos_follow_the_robots_txt_of_googles_image_and_video_crawlers(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Google fetches images as Googlebot-Image and video files as Googlebot-Video: their
+    own groups decide for them, else Googlebot's (as protego falls back)."""
+    live_server.reset()
+    live_server.route(
+        "/robots.txt",
+        body="User-agent: Googlebot\nDisallow: /photos/\nDisallow: /films/\n\n"
+        "User-agent: Googlebot-Image\nDisallow: /images/\n\n"
+        "User-agent: Googlebot-Video\nDisallow: /videos/\n",
+        content_type="text/plain",
+    )
+    for path in ("/photos/a.png", "/images/b.png"):
+        live_server.route(path, body="png", content_type="image/png")
+    for path in ("/films/a.mp4", "/videos/b.mp4"):
+        live_server.route(path, body="mp4", content_type="video/mp4")
+    video = (
+        "<video:video><video:thumbnail_loc>{0}/photos/a.png</video:thumbnail_loc>"
+        "<video:title>t</video:title><video:description>d</video:description>"
+        "<video:content_loc>{0}{1}</video:content_loc></video:video>"
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+        ' xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n'
+        f"  <url><loc>{SITE}/pages/plain</loc>\n"
+        f"    <image:image><image:loc>{SITE}/photos/a.png</image:loc></image:image>\n"
+        f"    <image:image><image:loc>{SITE}/images/b.png</image:loc></image:image>\n"
+        f"    {video.format(SITE, '/films/a.mp4')}\n"
+        f"    {video.format(SITE, '/videos/b.mp4')}\n"
+        f"  </url>\n  <url><loc>{SITE}/photos/page</loc></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [(f.code, f.line, f.message) for f in result.findings if f.code[:2] == "LV"]
+    assert live == [
+        (
+            "LV007",
+            5,
+            f"image {SITE}/images/b.png is disallowed for Googlebot-Image by the site's"
+            " robots.txt; remove it from the sitemap or allow it in robots.txt",
+        ),
+        (
+            "LV007",
+            7,
+            f"video {SITE}/videos/b.mp4 is disallowed for Googlebot-Video by the site's"
+            " robots.txt; remove it from the sitemap or allow it in robots.txt",
+        ),
+        (
+            "LV007",
+            9,
+            f"page {SITE}/photos/page is disallowed for Googlebot by the site's robots.txt;"
+            " remove it from the sitemap or allow it in robots.txt",
+        ),
+    ]
+    assert sorted(_requested(live_server)) == ["/films/a.mp4", "/pages/plain", "/photos/a.png"]
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "said"),
+    [
+        (
+            429,
+            "3600",
+            "answers 429 Too Many Requests (Retry-After: 3600): the site limits the"
+            " request rate; check again later or more slowly (--live-per-host 1), and do"
+            " not rate-limit crawlers",
+        ),
+        (
+            503,
+            "86400",
+            "answers 503 Service Unavailable (Retry-After: 86400): the site is"
+            " down or in maintenance; check again once it is back",
+        ),
+        (
+            503,
+            None,
+            "answers 503 Service Unavailable after retries: the site is down or in"
+            " maintenance; check again once it is back",
+        ),
+        (500, None, "answers 500; fix the server and check again"),
+    ],
+)
+def test_a_refusal_for_now_says_so_and_when_to_come_back(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    status: int,
+    retry_after: str | None,
+    said: str,
+) -> None:
+    live_server.reset()
+    headers = [("Retry-After", retry_after)] if retry_after else []
+    live_server.route("/busy", status=status, headers=headers, body="later")
+    live = _live_findings_of_one_page(live_server, tmp_path, "/busy", "2025-01-01")
+    assert [f.message for f in live] == [f"page {SITE}/busy {said}"]
+
+
+def test_a_head_behind_large_inline_styles_is_read_to_its_robots_meta(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A page builder's or an optimiser's inlined CSS (hundreds of KB) before the robots
+    meta and the canonical: they are read all the same."""
+    live_server.reset()
+    styles = "<style>" + ".c{color:red}" * 40_000 + "</style>"  # 520 KB
+    live_server.route(
+        "/inlined",
+        body=f'<html><head>{styles}<meta name="robots" content="noindex"></head><body>',
+    )
+    live = _live_findings_of_one_page(live_server, tmp_path, "/inlined", "2025-01-01")
+    assert [(f.code, f.line) for f in live] == [("LV008", 3)]
+
+
 @pytest.mark.parametrize(
     ("last_modified", "lastmod", "behind"),
     [

@@ -33,6 +33,7 @@ def full_answer(url: str = "https://example.com/a") -> Answer:
             alternates=(("de", "https://example.com/de"), ("x-default", "https://example.com/")),
             modified=datetime(2024, 5, 1, 10, 20, 30, 123, tzinfo=timezone(timedelta(hours=2))),
             modified_source="JSON-LD dateModified",
+            refresh="https://example.com/moved",
         ),
         elapsed=0.25,
         etag='W/"abc"',
@@ -500,9 +501,19 @@ def test_a_cache_of_layout_6_is_emptied(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
 
 
-# The table of layouts 4 to 7 as its first writer declared it: the columns the cache declares
+def test_a_cache_of_layout_7_is_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer()])
+    with sqlite3.connect(path) as connection:  # its Last-Modified over the page's own dates
+        connection.execute("PRAGMA user_version=7")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+
+
+# The table of layout 8 as its first writer declared it: the columns the cache declares
 # once (``cache._COLUMNS``) must build it to the byte, so a file it wrote keeps working.
-LAYOUT_7 = """CREATE TABLE answers (
+LAYOUT = """CREATE TABLE answers (
     url TEXT PRIMARY KEY,
     stored_at REAL NOT NULL,
     stamp INTEGER NOT NULL,
@@ -517,6 +528,7 @@ LAYOUT_7 = """CREATE TABLE answers (
     alternates TEXT,
     modified TEXT,
     modified_source TEXT,
+    refresh TEXT,
     error TEXT,
     detail TEXT,
     loop INTEGER NOT NULL DEFAULT 0,
@@ -528,7 +540,7 @@ LAYOUT_7 = """CREATE TABLE answers (
 ) WITHOUT ROWID"""
 
 
-def test_a_new_file_holds_the_table_of_layout_7(tmp_path: Path) -> None:
+def test_a_new_file_holds_the_table_of_layout_8(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
     with Cache(path):
         pass
@@ -536,22 +548,23 @@ def test_a_new_file_holds_the_table_of_layout_7(tmp_path: Path) -> None:
         (sql,) = connection.execute(
             "SELECT sql FROM sqlite_master WHERE name = 'answers'"
         ).fetchone()
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 7
-    assert sql == LAYOUT_7
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert sql == LAYOUT
 
 
-def test_a_file_of_layout_7_written_row_by_row_is_read(tmp_path: Path) -> None:
+def test_a_file_of_layout_8_written_row_by_row_is_read(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
-    with sqlite3.connect(path) as connection:  # as the cache of layout 7 marked and filled it
-        connection.execute(LAYOUT_7)
-        connection.execute("PRAGMA user_version=7")
+    with sqlite3.connect(path) as connection:  # as the cache of layout 8 marked and filled it
+        connection.execute(LAYOUT)
+        connection.execute("PRAGMA user_version=8")
         connection.execute("PRAGMA application_id=1397574723")
         connection.execute(
             "INSERT INTO answers VALUES ('https://example.com/a', 1.0, 7, 200,"
             " 'https://example.com/b/', '[[\"https://example.com/a\", 301, \"/b/\"]]',"
             " 'text/html', 1, 'meta robots', 'https://example.com/c', 'link element',"
             " '[[\"de\", \"https://example.com/de\"]]', '2024-05-01T10:20:30+02:00',"
-            " 'Last-Modified', NULL, NULL, 0, 0, '\"e\"', 'Wed, 01 May 2024 08:20:30 GMT',"
+            " 'Last-Modified', 'https://example.com/d', NULL, NULL, 0, 0, '\"e\"',"
+            " 'Wed, 01 May 2024 08:20:30 GMT',"
             " 0.25, NULL)"
         )
     with Cache(path) as cache:
@@ -569,6 +582,7 @@ def test_a_file_of_layout_7_written_row_by_row_is_read(tmp_path: Path) -> None:
             alternates=(("de", "https://example.com/de"),),
             modified=datetime(2024, 5, 1, 10, 20, 30, tzinfo=timezone(timedelta(hours=2))),
             modified_source="Last-Modified",
+            refresh="https://example.com/d",
         ),
         elapsed=0.25,
         etag='"e"',

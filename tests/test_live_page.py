@@ -503,8 +503,37 @@ def test_modified_is_the_newest_with_its_source() -> None:
     signals = read_signals(URL, headers, page)
     assert signals.modified == datetime(2024, 5, 3, tzinfo=UTC)
     assert signals.modified_source == "article:modified_time"
-    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], page)
+    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], "")
     assert signals.modified_source == "Last-Modified"
+
+
+def test_og_updated_time_is_a_modification_time() -> None:
+    page = head(
+        '<meta property="og:updated_time" content="2024-05-01T10:00:00+00:00" />',
+        '<meta property="OG:Updated_Time" content="2024-05-02T10:00:00+00:00" />',
+        '<meta property="og:updated_time" content="1714557600" />',  # not a date
+    )
+    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 5, 2, 10, tzinfo=UTC),
+        "og:updated_time",
+    )
+
+
+def test_a_date_the_page_states_outweighs_its_last_modified() -> None:
+    """Last-Modified is when the bytes changed (a static site's build, a deploy): a
+    page that states when its content changed is judged by that, even when older."""
+    page = head('<meta property="article:modified_time" content="2024-03-10T09:00:00+01:00">')
+    built = [("Last-Modified", "Mon, 02 Dec 2024 10:00:00 GMT")]
+    signals = read_signals(URL, built, page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 3, 10, 8, tzinfo=UTC),
+        "article:modified_time",
+    )
+    # A stated date that says nothing (at or after the answer) leaves Last-Modified.
+    answered = [*built, ("Date", "Tue, 03 Dec 2024 00:00:00 GMT")]
+    page = head('<meta property="article:modified_time" content="2024-12-03T00:00:00Z">')
+    assert read_signals(URL, answered, page).modified_source == "Last-Modified"
 
 
 def test_a_time_at_or_after_the_answer_is_no_modification() -> None:
@@ -898,3 +927,104 @@ def test_a_redirect_to_a_noindex_page_is_no_fix(noindex: str | None, fixed: bool
     assert finding.code == "LV005"
     assert (finding.fix is not None) == fixed
     assert ("says noindex (meta robots); remove this entry" in finding.message) == (not fixed)
+
+
+def test_a_last_modified_shared_by_a_deploy_says_nothing_of_each_page() -> None:
+    """Three or more pages of a file whose Last-Modified values follow each other at most
+    a minute apart were written or uploaded together: LV010 does not read them; a page's
+    own Last-Modified, apart from the others, or a date the page states, still counts."""
+    from sitemap_lint.live.audit import deploy_stamped
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    def page(name: str, last_modified: str, meta: str = "") -> tuple[Target, Answer]:
+        url = f"https://example.com/{name}"
+        headers = [("Last-Modified", last_modified)]
+        signals = read_signals(url, headers, head(meta))
+        target = Target(url, "page", 3, 5, lastmod="2024-01-01")
+        return target, Answer(url, status=200, final_url=url, signals=signals)
+
+    pages = [
+        page("a", "Mon, 02 Dec 2024 10:00:00 GMT"),
+        page("b", "Mon, 02 Dec 2024 10:00:50 GMT"),
+        page("c", "Mon, 02 Dec 2024 10:01:40 GMT"),  # a run: each within a minute of the last
+        page("d", "Mon, 02 Dec 2024 10:05:00 GMT"),
+        page("e", "Mon, 02 Dec 2024 10:05:30 GMT"),  # two: no deploy's to tell
+        page(
+            "f",
+            "Mon, 02 Dec 2024 10:00:10 GMT",
+            '<meta property="article:modified_time" content="2024-06-01T00:00:00Z">',
+        ),  # its stated date counts
+    ]
+    targets = [target for target, _answer in pages]
+    answers = {target.url: answer for target, answer in pages}
+    stamped = deploy_stamped(targets, answers)
+    assert sorted(stamped) == [f"https://example.com/{name}" for name in "abc"]
+    reported = [
+        target.url.rsplit("/", 1)[1]
+        for target, answer in pages
+        if judge(target, answer, datetime.now(UTC), stamped=stamped)
+    ]
+    assert reported == ["d", "e", "f"]
+    assert deploy_stamped(targets[:2], answers) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("metas", "refresh"),
+    [
+        (['<meta http-equiv="refresh" content="0; url=/moved">'], "https://example.com/moved"),
+        (["<meta http-equiv=Refresh content=\"5;URL='/a b'\">"], "https://example.com/a b"),
+        (['<meta http-equiv="refresh" content="0, url = \'/q\'x">'], "https://example.com/q"),
+        (['<meta http-equiv="refresh" content="0; /direct">'], "https://example.com/direct"),
+        (
+            ['<meta http-equiv="refresh" content=".5; url=https://other.example/">'],
+            "https://other.example/",
+        ),
+        (['<meta http-equiv="refresh" content="300">'], None),  # reloads itself
+        (['<meta http-equiv="refresh" content="10; url=/soon">'], "https://example.com/soon"),
+        (['<meta http-equiv="refresh" content="900; url=/logout">'], None),  # a session's end
+        (['<meta http-equiv="refresh" content="600; url=?reload">'], None),
+        (['<meta http-equiv="refresh" content="0; url=">'], None),
+        ([f'<meta http-equiv="refresh" content="0; url={URL}#top">'], None),  # itself
+        # the first a browser can read counts: a reload wins, one it cannot read is skipped
+        (
+            [
+                '<meta http-equiv="refresh" content="60">',
+                '<meta http-equiv="refresh" content="0; url=/x">',
+            ],
+            None,
+        ),
+        (
+            [
+                '<meta http-equiv="refresh" content="soon">',
+                '<meta http-equiv="refresh" content="0; url=/x">',
+            ],
+            "https://example.com/x",
+        ),
+        (['<meta name="refresh" content="0; url=/x">'], None),  # no http-equiv
+        (
+            ['<noscript><meta http-equiv="refresh" content="0; url=/x"></noscript>'],
+            "https://example.com/x",
+        ),
+    ],
+)
+def test_a_meta_refresh_to_another_url_is_read(metas: list[str], refresh: str | None) -> None:
+    assert read_signals(URL, [], head(*metas)).refresh == refresh
+
+
+def test_a_page_that_refreshes_to_another_url_is_a_redirect() -> None:
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    page = "https://example.com/old"
+    meta = [
+        '<meta name="robots" content="noindex">',
+        '<meta http-equiv="refresh" content="0; url=https://example.com/new">',
+    ]
+    answer = Answer(page, status=200, final_url=page, signals=read_signals(page, [], head(*meta)))
+    (finding,) = judge(Target(page, "page", 3, 5), answer, datetime.now(UTC))
+    assert (finding.code, finding.message) == (
+        "LV005",
+        f"page {page} redirects to https://example.com/new with a meta refresh; list the page"
+        " it leads to",
+    )

@@ -341,14 +341,52 @@ def add_findings(
         from sitemap_lint.domain.identity import normal_url
 
         listed = frozenset(normal_url(t.url) for t in targets if t.kind == "page")
+    stamped = deploy_stamped(targets, answers)
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:
             for check in checks:
-                check(Answered(target, answer, now, listed, pointer), result.name, sink)
+                answered = Answered(target, answer, now, listed, pointer, stamped)
+                check(answered, result.name, sink)
     once(AUDITED, Audited(targets, now, answers, pointer, cuts), result.name, sink, enabled)
     result.targets = None
     result.target_pointer = None
+
+
+# Pages whose Last-Modified values follow each other at most this many seconds apart, at
+# least this many of them, were written or uploaded together: a build, a deploy.
+_DEPLOY_GAP = 60.0
+_DEPLOY_PAGES = 3
+
+
+def deploy_stamped(targets: Sequence[Target], answers: Mapping[str, Answer]) -> frozenset[str]:
+    """The page URLs of ``targets`` whose modification time is their Last-Modified and
+    is a deploy's: three or more of the pages' Last-Modified values in a run with at
+    most a minute between one and the next (a static site's files, all written by its
+    build or uploaded by its deploy, whatever changed in each)."""
+    from sitemap_lint.live.page import LAST_MODIFIED
+
+    dated: dict[str, datetime] = {}
+    for target in targets:
+        answer = answers.get(target.url)
+        signals = answer.signals if target.kind == "page" and answer is not None else None
+        if signals is not None and signals.modified_source == LAST_MODIFIED and signals.modified:
+            dated[target.url] = signals.modified
+    if len(dated) < _DEPLOY_PAGES:
+        return frozenset()
+    stamped: set[str] = set()
+    run: list[str] = []
+    last: datetime | None = None
+    for url, moment in sorted(dated.items(), key=lambda item: (item[1], item[0])):
+        if last is not None and (moment - last).total_seconds() > _DEPLOY_GAP:
+            if len(run) >= _DEPLOY_PAGES:
+                stamped.update(run)
+            run = []
+        run.append(url)
+        last = moment
+    if len(run) >= _DEPLOY_PAGES:
+        stamped.update(run)
+    return frozenset(stamped)
 
 
 def _unaudited_lines(

@@ -50,7 +50,10 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # at or after the answer is none): a 304 would keep layout 5's for good.
 # 7: a page's signals read past ``</head>`` to the body, none from a ``<template>``, and
 # a JSON-LD mainEntity's dateModified the page's.
-_VERSION = 7
+# 8: a page's Last-Modified its modification time only where the page states none, its
+# og:updated_time read, its head read to 1 MiB; the URL its meta refresh sends to
+# (column ``refresh``).
+_VERSION = 8
 # The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
 # it and with tables is another program's, unless a layout written before the mark.
 _APPLICATION_ID = 0x534D4C43
@@ -78,6 +81,7 @@ _COLUMNS: tuple[tuple[str, str, type | tuple[type, ...]], ...] = (
     ("alternates", "TEXT", _TEXT),
     ("modified", "TEXT", _TEXT),
     ("modified_source", "TEXT", _TEXT),
+    ("refresh", "TEXT", _TEXT),
     ("error", "TEXT", _TEXT),
     ("detail", "TEXT", _TEXT),
     ("loop", "INTEGER NOT NULL DEFAULT 0", int),
@@ -319,7 +323,7 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
     )
     signals = answer.signals
     if signals is None:
-        page: tuple[Any, ...] = (None,) * 7
+        page: tuple[Any, ...] = (None,) * 8
     else:
         alternates, modified = signals.alternates, signals.modified
         page = (
@@ -330,6 +334,7 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
             json.dumps([list(pair) for pair in alternates]) if alternates else None,
             None if modified is None else modified.isoformat(),
             signals.modified_source,
+            signals.refresh,
         )
     return (
         answer.url,
@@ -379,6 +384,7 @@ def _answer(row: sqlite3.Row) -> Answer:
             else tuple((str(lang), str(href)) for lang, href in json.loads(alternates)),
             modified=None if modified is None else datetime.fromisoformat(modified),
             modified_source=row["modified_source"],
+            refresh=row["refresh"],
         ),
         error=row["error"],
         detail=row["detail"],

@@ -91,8 +91,8 @@ from sitemap_lint.live.model import (
 )
 from sitemap_lint.live.pacing import CrawlBudget, HostPacing
 from sitemap_lint.live.page import head_end, head_metas, parse_http_date, read_signals
+from sitemap_lint.live.robots import AGENT, HostRules, Robots, agent_of, origin
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
-from sitemap_lint.live.robots import HostRules, Robots, origin
 
 if TYPE_CHECKING:
     from aiohttp.tracing import Trace
@@ -137,7 +137,7 @@ class ClientSettings:
     per_host: int = 4  # requests in flight per host (--live-per-host)
     timeout: float = 15.0  # seconds per request: connect, each read, and the whole answer
     retries: int = 2  # retries after a connection error, a timeout, a 429 or a 503
-    head_bytes: int = 262_144  # at most this much of a page's body is read (decoded)
+    head_bytes: int = 1_048_576  # at most this much of a page's body is read (decoded)
     user_agent: str = USER_AGENT
     allow_private: bool = False
     named_hosts: tuple[str, ...] = ()  # URLs whose host:port the user named
@@ -641,7 +641,7 @@ class Client:
             known = robots.known_of(key)
             # The URL's place among its host's, taken in the order the URLs are asked
             # for: nothing was awaited since ``fetch_all`` handed it out.
-            place = self._budget.place(key, url, known)
+            place = self._budget.place(key, url, known, agent_of(kind))
             rules = known or await robots.rules_of(key)
             if known is None:
                 self._budget.settle(key, rules)
@@ -655,9 +655,10 @@ class Client:
     async def _answer_for(
         self, url: str, kind: str, key: str | None, rules: HostRules | None
     ) -> Answer:
-        if rules is not None and rules.disallows(url):
-            detail = "not requested: robots.txt disallows it for Googlebot"
-            return Answer(url, robots_disallowed=True, detail=detail)
+        agent = agent_of(kind)
+        if rules is not None and rules.disallows(url, agent):
+            detail = f"not requested: robots.txt disallows it for {agent}"
+            return Answer(url, robots_disallowed=True, detail=detail, robots_agent=agent)
         cached = self._stored.answer(url) if self._stored is not None else None
         # the guard's verdict on the host read as it is once known, else asked once
         resolver = self._resolver
@@ -723,8 +724,8 @@ class Client:
             refused_port = self._refused_port(following)
             if refused_port is not None:
                 return _unrequested_hop(answer, chain, following, False, refused_port)
-            if await self._disallowed(following):
-                return _unrequested_hop(answer, chain, following, True)
+            if await self._disallowed(following, agent):
+                return _unrequested_hop(answer, chain, following, True, agent=agent)
             current = following
 
     def _refused_port(self, url: str) -> str | None:
@@ -743,14 +744,15 @@ class Client:
         refused = refusals[key] = self._ports.port_refusal(_host_and_port(url))
         return refused
 
-    async def _disallowed(self, url: str) -> bool:
-        """Whether the robots.txt of ``url``'s host (fetched once) disallows it."""
+    async def _disallowed(self, url: str, agent: str) -> bool:
+        """Whether the robots.txt of ``url``'s host (fetched once) disallows it for the
+        crawler ``agent``."""
         if self.robots is None:
             return False
         rules = self.robots.known(url)
         if rules is None:
             rules = await self.robots.rules(url)
-        return rules is not None and rules.disallows(url)
+        return rules is not None and rules.disallows(url, agent)
 
     # ------------------------------------------------------------------ one hop
 
@@ -876,6 +878,10 @@ def _answer(url: str, kind: str, response: Response, chain: list[Hop], attempts:
         etag=response.header("ETag"),
         last_modified=response.header("Last-Modified"),
     )
+    if response.status in RETRY_STATUSES:
+        # When to come back, as the site says (the audit waited less, or not at all).
+        wait = (response.header("Retry-After") or "").strip()
+        answer.detail = f"Retry-After: {wait}" if wait else None
     if response.status == 200 and not chain:
         answer.fresh_until = freshness(response.headers, time.time())
         answer.no_store = storing_forbidden(response.headers)
@@ -1239,7 +1245,12 @@ def _copy(answer: Answer) -> Answer:
 
 
 def _unrequested_hop(
-    answer: Answer, chain: list[Hop], following: str, disallowed: bool, reason: str = ""
+    answer: Answer,
+    chain: list[Hop],
+    following: str,
+    disallowed: bool,
+    reason: str = "",
+    agent: str = AGENT,
 ) -> Answer:
     """``answer`` (of the hop that redirects) as the end of a chain whose next hop,
     ``following``, is not requested: its host's robots.txt disallows it (``disallowed``),
@@ -1250,7 +1261,10 @@ def _unrequested_hop(
     answer.signals = None
     if disallowed:
         answer.robots_disallowed = True
-        answer.detail = f"not requested: robots.txt disallows the redirect's target {following}"
+        answer.robots_agent = agent
+        answer.detail = (
+            f"not requested: robots.txt disallows the redirect's target {following} for {agent}"
+        )
     else:
         answer.error = BAD_PORT
         answer.detail = reason

@@ -132,8 +132,11 @@ class PageSignals:
     canonical: str | None = None  # absolute, resolved against the final URL
     canonical_source: str | None = None  # "Link header" or "link element"
     alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, absolute href)
-    modified: datetime | None = None  # the newest stated modification time
+    modified: datetime | None = None  # the newest the page states, else Last-Modified
     modified_source: str | None = None  # "Last-Modified", "JSON-LD dateModified", ...
+    # The URL a <meta http-equiv="refresh"> sends the page to (absolute; not one that
+    # reloads the page itself): a redirect, as Google follows it.
+    refresh: str | None = None
 
 
 @dataclass
@@ -168,7 +171,8 @@ class Answer:
     from_cache: bool = False
     etag: str | None = None
     last_modified: str | None = None
-    robots_disallowed: bool = False  # the host's robots.txt disallows it for Googlebot
+    robots_disallowed: bool = False  # the host's robots.txt disallows it for Google's crawler
+    robots_agent: str = "Googlebot"  # that crawler (Googlebot-Image for an image, ...)
     # The host's robots.txt answered a server error or could not be fetched: what it did
     # ("answers 503", "could not be fetched"); "" when it was read or answered 4xx.
     robots_unreachable: str = ""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from yarl import URL
 
 from sitemap_lint.inputs.guard import canonical_host
+from sitemap_lint.live.robots import AGENT
 
 if TYPE_CHECKING:
     from sitemap_lint.live.robots import HostRules
@@ -120,10 +121,11 @@ class Place:
     """One URL's place among its host's URLs to request (``number``, from 0; None: not
     numbered, as a URL its robots.txt disallows or one of a host without a delay)."""
 
-    __slots__ = ("number", "url")
+    __slots__ = ("agent", "number", "url")
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, agent: str = AGENT) -> None:
         self.url = url
+        self.agent = agent  # the crawler whose robots.txt rules decide it
         self.number: int | None = None
 
 
@@ -140,10 +142,11 @@ class CrawlBudget:
         self._numbered: dict[str, int] = {}  # host key -> its URLs numbered so far
         self._unread: dict[str, list[Place]] = {}  # host key -> places awaiting its rules
 
-    def place(self, key: str, url: str, rules: HostRules | None) -> Place:
+    def place(self, key: str, url: str, rules: HostRules | None, agent: str = AGENT) -> Place:
         """``url``'s place among the URLs of the host ``key`` (its rules, None when its
-        robots.txt is not read yet: the place is numbered by ``settle``)."""
-        place = Place(url)
+        robots.txt is not read yet: the place is numbered by ``settle``), fetched by the
+        crawler ``agent``."""
+        place = Place(url, agent)
         if rules is None:
             self._unread.setdefault(key, []).append(place)
         else:
@@ -161,6 +164,6 @@ class CrawlBudget:
         return place.number is not None and place.number >= fitting(rules.delay, self.seconds)
 
     def _number(self, key: str, place: Place, rules: HostRules) -> None:
-        if rules.delay > 0 and not rules.disallows(place.url):
+        if rules.delay > 0 and not rules.disallows(place.url, place.agent):
             place.number = self._numbered.get(key, 0)
             self._numbered[key] = place.number + 1

@@ -76,7 +76,7 @@ _RAW_TEXT_END = {
 _TELLING = {
     name: re.compile(words, re.IGNORECASE)
     for name, words in (
-        ("meta", "robots|googlebot|modified_time|&"),
+        ("meta", "robots|googlebot|modified_time|updated_time|refresh|&"),
         ("link", "canonical|alternate|&"),
         ("script", "ld\\+json|&"),
         ("base", ""),
@@ -131,6 +131,7 @@ _W3C = re.compile(
 LAST_MODIFIED = "Last-Modified"
 JSON_LD = "JSON-LD dateModified"
 ARTICLE = "article:modified_time"
+OPEN_GRAPH = "og:updated_time"
 # Where noindex was said and where the canonical was read.
 ROBOTS_HEADER = "X-Robots-Tag"
 META_ROBOTS = "meta robots"
@@ -187,6 +188,10 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
         # A page that says it changed as it was answered, or later, says nothing (a
         # server that stamps each answer with the time; a clock ahead).
         moments = [pair for pair in moments if earliest_moment(pair[0]) < answered]
+    if any(source != LAST_MODIFIED for _, source in moments):
+        # The page states when its content changed: Last-Modified, the time its bytes
+        # changed (a static site's build, a deploy, a comment, a template), is not that.
+        moments = [pair for pair in moments if pair[1] != LAST_MODIFIED]
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
@@ -316,7 +321,8 @@ def _read_head(
     canonical_hrefs: list[str] = []
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
-    articles: list[datetime] = []
+    articles: list[tuple[datetime, str]] = []  # article:modified_time, og:updated_time
+    refreshes: list[str | None] = []  # each meta refresh's URL (None: the page itself)
     for name, text, start, end, containers in _head_tags(head):
         if containers.inert:  # a template's content is no part of the page
             continue
@@ -326,7 +332,11 @@ def _read_head(
         elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
-            _read_meta(_attributes(text), signals, articles, expiries)
+            attributes = _attributes(text)
+            if attributes.get("http-equiv", "").strip().lower() == "refresh":
+                refreshes.append(_refresh_url(attributes.get("content")))
+            else:
+                _read_meta(attributes, signals, articles, expiries)
         elif name == "link":
             attributes = _attributes(text)
             href = attributes.get("href", "").strip()
@@ -343,6 +353,12 @@ def _read_head(
             if href:
                 base = _absolute(url, href) or url
     base = base or url
+    # The first refresh a browser can read is the one it schedules; later ones are ignored.
+    first = next((href for href in refreshes if href != _NO_REFRESH), None)
+    if first is not None:
+        target = _absolute(base, first)
+        if target is not None and normal_for_compare(target) != normal_for_compare(url):
+            signals.refresh = target
     canonicals.extend(
         (canonical, LINK_ELEMENT)
         for canonical in (_absolute(base, href) for href in canonical_hrefs)
@@ -355,7 +371,7 @@ def _read_head(
             if alternate is not None
         )
     moments.extend((moment, JSON_LD) for moment in json_moments)
-    moments.extend((moment, ARTICLE) for moment in articles)
+    moments.extend(articles)
 
 
 def head_metas(head: str) -> Iterator[dict[str, str]]:
@@ -580,14 +596,18 @@ _ORIGIN = re.compile(r"https?://[^/?#]*")
 _FROM_ROOT = re.compile(r"/(?!/)[^;?#]*(?:\?[^;?#]+)?(?:#[^;]+)?\Z")
 
 
+# The meta properties that state when the page changed (Open Graph's).
+_META_TIMES = {ARTICLE: ARTICLE, OPEN_GRAPH: OPEN_GRAPH}
+
+
 def _read_meta(
     attributes: dict[str, str],
     signals: PageSignals,
-    articles: list[datetime],
+    articles: list[tuple[datetime, str]],
     expiries: list[tuple[datetime, str]],
 ) -> None:
-    """Note what a ``meta`` element says (an article:modified_time in ``articles``, an
-    unavailable_after in ``expiries``)."""
+    """Note what a ``meta`` element says (an article:modified_time or og:updated_time
+    in ``articles``, with its source; an unavailable_after in ``expiries``)."""
     content = attributes.get("content")
     if content is None:
         return
@@ -602,10 +622,45 @@ def _read_meta(
             if expiry is not None:
                 expiries.append((expiry, source))
                 break
-    elif attributes.get("property", "").strip().lower() == "article:modified_time":
+    elif (said := _META_TIMES.get(attributes.get("property", "").strip().lower())) is not None:
         moment = parse_page_date(content)
         if moment is not None:
-            articles.append(moment)
+            articles.append((moment, said))
+
+
+# A meta refresh's content as browsers read it (HTML's "shared declarative refresh
+# steps"): a time (digits, dots), then, after a ";", a "," or a space, an optional
+# "url=" and the URL, up to its closing quote when it opens with one.
+_REFRESH = re.compile(
+    r"[\t\n\f\r ]*(\d+|(?=\.))[\d.]*(?:[;,\t\n\f\r ][\t\n\f\r ]*[;,]?[\t\n\f\r ]*(.*))?\Z",
+    re.DOTALL,
+)
+# The longest delay of a refresh that moves the page ("you are redirected in 5
+# seconds"); a longer one (a session's end, a news page reloaded with a query) does not:
+# Google reads an instant refresh as a permanent redirect, a delayed one as weaker.
+_REFRESH_DELAY = 10
+_REFRESH_URL = re.compile(r"[Uu][Rr][Ll][\t\n\f\r ]*=[\t\n\f\r ]*")
+# What a meta refresh that cannot be read stands for in the list (a browser skips it).
+_NO_REFRESH = ""
+
+
+def _refresh_url(content: str | None) -> str | None:
+    """The URL a meta refresh's ``content`` sends to: None when it reloads the page
+    itself or waits more than ``_REFRESH_DELAY`` seconds, ``_NO_REFRESH`` when a
+    browser cannot read it (then the next one counts)."""
+    match = _REFRESH.match(content or "")
+    if match is None:
+        return _NO_REFRESH
+    if int(match.group(1) or "0") > _REFRESH_DELAY:
+        return None
+    rest = match.group(2) or ""
+    named = _REFRESH_URL.match(rest)
+    if named is not None:
+        rest = rest[named.end() :]
+    if rest[:1] in ("'", '"'):
+        rest = rest[1:].split(rest[0], 1)[0]
+    rest = rest.strip(" \t\n\r\f\x00")
+    return rest or None
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:

@@ -22,8 +22,16 @@ from protego import Protego
 from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.domain.robotstxt import parse_robots
 from sitemap_lint.inputs.guard import DEFAULT_PORTS
+from sitemap_lint.live.model import IMAGE, VIDEO_CONTENT, VIDEO_THUMBNAIL
 
-AGENT = "Googlebot"  # whose rules decide Answer.robots_disallowed
+AGENT = "Googlebot"  # whose rules decide Answer.robots_disallowed (of a page)
+# Google fetches images as Googlebot-Image and video files as Googlebot-Video: a group of
+# their own decides for them, else Googlebot's (protego falls back so, as Google does).
+_AGENTS = {
+    IMAGE: "Googlebot-Image",
+    VIDEO_THUMBNAIL: "Googlebot-Image",
+    VIDEO_CONTENT: "Googlebot-Video",
+}
 OWN_AGENT = "sitemap-lint"  # whose Crawl-delay spaces the requests
 CRAWL_DELAY_CAP = 60.0
 MAX_BYTES = 512_000  # Google reads the first 500 KiB
@@ -54,14 +62,20 @@ class HostRules:
             return f"answers {self.status}"
         return ""
 
-    def disallows(self, url: str) -> bool:
+    def disallows(self, url: str, agent: str = AGENT) -> bool:
+        """Whether the rules disallow ``url`` for the crawler ``agent``."""
         if self.parser is None:
             return False
         if self.by_path:
             query = url.find("?")
             if query > 0 and _PLAIN_PATH(url, 0, query):
                 url = url[:query]
-        return not self.parser.can_fetch(url, AGENT)
+        return not self.parser.can_fetch(url, agent)
+
+
+def agent_of(kind: str) -> str:
+    """The Google crawler that fetches a URL listed as ``kind`` (a ``live.model`` kind)."""
+    return _AGENTS.get(kind, AGENT)
 
 
 def origin(url: str) -> str | None:

@@ -382,13 +382,17 @@ class Answered(NamedTuple):
     and what the page's head says (``live.model.Answer``); ``now``: the run's moment;
     ``listed``: the page URLs the file lists, in normal form, when one of its answers
     was redirected (empty otherwise): where a redirect ends at one of them;
-    ``pointer``: what names the file's targets' elements (``xpath``)."""
+    ``pointer``: what names the file's targets' elements (``xpath``); ``stamped``: the
+    listed page URLs whose Last-Modified is the time of a build or a deploy, shared by
+    three or more of the file's pages (``live.audit.deploy_stamped``), which says
+    nothing of when each changed."""
 
     target: Target
     answer: Answer
     now: datetime
     listed: frozenset[str] = frozenset()
     pointer: TargetPointer | None = None
+    stamped: frozenset[str] = frozenset()
 
     @property
     def xpath(self) -> str | None:

@@ -145,6 +145,10 @@ REDIRECTED = answered(
         redirects end at a URL the sitemap lists already is told to go, without a fix
         (writing the final URL would list it twice), and so is one whose final page
         says noindex (writing it would list a page that refuses to be indexed, LV008).
+        A page whose head holds a `<meta http-equiv="refresh">` that sends it to
+        another URL within 10 seconds redirects too: Google follows it as a redirect
+        (the first refresh a browser can read counts; one that reloads the page
+        itself, or waits longer, as at the end of a session, is none).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
@@ -194,7 +198,10 @@ ROBOTS_DISALLOWED = rule(
     what="""
         Fetches each host's robots.txt once and reports a listed URL its rules
         disallow for Googlebot, or one that redirects to a URL its own host's robots.txt
-        disallows (that target is not requested).
+        disallows (that target is not requested). Images (`image:loc`,
+        `video:thumbnail_loc`) are judged as Googlebot-Image fetches them and video
+        files (`video:content_loc`) as Googlebot-Video: by the group naming that crawler,
+        else by Googlebot's.
     """,
     why="""
         The sitemap asks for the page to be crawled and robots.txt forbids it; Search
@@ -273,7 +280,15 @@ LASTMOD_BEHIND = rule(
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD (of an object at
         its top, in its `@graph`, or the `mainEntity` of one; not of other nested
-        objects, such as the site a page `isPartOf`) or its `article:modified_time`.
+        objects, such as the site a page `isPartOf`), its `article:modified_time` or
+        its `og:updated_time` (Open Graph; Rank Math writes it on every page). A
+        date the page states outweighs `Last-Modified`, which tells when its bytes
+        changed (a static site's build, a deploy, a new comment), not its content:
+        `Last-Modified` is compared only on a page that states none, and not where
+        three or more of the file's pages have `Last-Modified` values at most a minute
+        apart one after another: the time a build wrote them or a deploy uploaded
+        them, whatever changed in each.
+
         A date without a time is compared by day, a
         month or a year written alone by its last day; that day may be the site's in
         any zone, so a page time counts as later only once the day has ended
@@ -510,6 +525,10 @@ _WHAT = {
     "alternate": "alternate",
 }
 _MEDIA_TYPES = {"image": "image/", "video-content": "video/", "video-thumbnail": "image/"}
+# The types that say only "bytes": a file stored without its type (S3's, a server's
+# default).
+_UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/binary"})
+_EXAMPLES = {"image/": "image/jpeg, image/png, image/webp...", "video/": "video/mp4, video/webm..."}
 # A video's content may also be a stream's manifest: HLS (.m3u8) or DASH (.mpd), served
 # with their own types, which name no video/ type.
 _STREAM_TYPES = frozenset(
@@ -550,7 +569,8 @@ def check_answer(answered: Answered, file: str, report: Reporter) -> None:
     """What the answer to one listed URL says (the live audit runs after the fast path:
     no proof needed)."""
     xpath = answered.xpath
-    for finding in judge(answered.target, answered.answer, answered.now, answered.listed):
+    found = judge(answered.target, answered.answer, answered.now, answered.listed, answered.stamped)
+    for finding in found:
         report.add(finding.with_xpath(xpath))
 
 
@@ -648,11 +668,16 @@ def _duration(seconds: float) -> str:
 
 
 def judge(
-    target: Target, answer: Answer, now: datetime, listed: frozenset[str] = frozenset()
+    target: Target,
+    answer: Answer,
+    now: datetime,
+    listed: frozenset[str] = frozenset(),
+    stamped: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """The findings one answer gives for one listed URL (at most one about its
     reachability, then what a page says about itself); ``listed``: the page URLs its
-    file lists (``Answered.listed``). A URL the crawl budget left unrequested has none
+    file lists (``Answered.listed``); ``stamped``: those whose Last-Modified is a
+    deploy's (``Answered.stamped``). A URL the crawl budget left unrequested has none
     (LV016 tells, once a host)."""
     del now  # the dates a page states are compared with its lastmod, not the clock
     if answer.over_budget:
@@ -662,7 +687,7 @@ def judge(
         return [first]
     if target.kind != "page" or answer.signals is None:
         return []
-    return list(_page_findings(target, answer))
+    return list(_page_findings(target, answer, target.url in stamped))
 
 
 def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Finding | None:
@@ -683,13 +708,13 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             return ROBOTS_DISALLOWED.at(
                 *at,
                 f"{what} {url} redirects to {answer.final_url} ({_chain(answer)}), which its"
-                " site's robots.txt disallows for Googlebot; list an allowed URL or allow it"
-                " in robots.txt",
+                f" site's robots.txt disallows for {answer.robots_agent}; list an allowed URL"
+                " or allow it in robots.txt",
                 key=url,
             )
         return ROBOTS_DISALLOWED.at(
             *at,
-            f"{what} {url} is disallowed for Googlebot by the site's robots.txt;"
+            f"{what} {url} is disallowed for {answer.robots_agent} by the site's robots.txt;"
             " remove it from the sitemap or allow it in robots.txt",
             key=url,
         )
@@ -743,10 +768,23 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             key=url,
         )
     if status == 429 or status >= 500:
+        tries = " after retries" if answer.attempts > 1 else ""
+        later = f" ({_detail(answer)})" if answer.detail else ""
+        if status == 429:
+            problem = (
+                "429 Too Many Requests{}: the site limits the request rate; check again"
+                " later or more slowly (--live-per-host 1), and do not rate-limit crawlers"
+            )
+        elif status == 503:
+            problem = (
+                "503 Service Unavailable{}: the site is down or in maintenance; check again"
+                " once it is back"
+            )
+        else:
+            problem = f"{status}{{}}; fix the server and check again"
         return SERVER_ERROR.at(
             *at,
-            f"{what} {url} answers {status}{_via(answer)}"
-            f"{' after retries' if answer.attempts > 1 else ''}; fix the server and check again",
+            f"{what} {url} answers {problem.format(f'{_via(answer)}{later}{tries}')}",
             key=url,
         )
     return CLIENT_ERROR.at(
@@ -770,6 +808,15 @@ def _media(target: Target, answer: Answer, what: str) -> Finding | None:
         served = f"as {content_type}" if content_type else "without a Content-Type"
         also = " or a stream's manifest (HLS, DASH)" if streams else ""
         problem = f"is served {served}, not {expected}*{also}"
+        if content_type is None or content_type in _UNTYPED:
+            # The file, most likely, with no type of its own (a storage bucket's default).
+            advice = f"send it with its own {expected} Content-Type ({_EXAMPLES[expected]})"
+            return MEDIA_NOT_SERVED.at(
+                target.line,
+                target.column,
+                f"{what} {target.url} {problem}; {advice}",
+                key=target.url,
+            )
     else:
         problem = f"answers {status}{_via(answer)}"
     return MEDIA_NOT_SERVED.at(
@@ -832,13 +879,24 @@ def _url_edit(target: Target, url: str) -> Edit | None:
     return None
 
 
-def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
-    from sitemap_lint.live.page import normal_for_compare
+def _page_findings(target: Target, answer: Answer, stamped: bool = False) -> Iterator[Finding]:
+    """What a page says of itself; ``stamped``: its Last-Modified is a deploy's time,
+    no time of a change of its own."""
+    from sitemap_lint.live.page import LAST_MODIFIED, normal_for_compare
 
     signals = answer.signals
     assert signals is not None
     at = (target.line, target.column)
     url = target.url
+    if signals.refresh:
+        # Google follows a meta refresh as a redirect: the page is not the one indexed.
+        yield REDIRECTED.at(
+            *at,
+            f"page {url} redirects to {signals.refresh} with a meta refresh; list the page"
+            " it leads to",
+            key=url,
+        )
+        return
     if signals.noindex:
         yield NOINDEX.at(
             *at,
@@ -857,6 +915,8 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
             key=url,
         )
     modified = signals.modified
+    if stamped and signals.modified_source == LAST_MODIFIED:
+        modified = None
     lastmod = _lastmod(target)
     if modified is not None and lastmod is not None and _behind(lastmod, modified):
         source = signals.modified_source or "the page"
