@@ -506,7 +506,9 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
         entry = ROOTS.get(markup.name)
         entries = f"<{entry}> entries" if entry else "entries"
         code = _template_code(markup.context)
-        if code is not None:
+        if _only_marks(markup.context):
+            message = _MARK_MESSAGE.format(f"directly inside <{markup.name}>")
+        elif code is not None:
             message = (
                 f"template code {code!r} directly inside <{markup.name}>: this is a sitemap "
                 "template's source, not rendered; check and submit the sitemap that the "
@@ -844,6 +846,19 @@ def _no_namespace(child: Node, entry: Node, report: Reporter, prefixes: Mapping[
     report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
 
 
+# Text that is only byte order marks: files joined, or a template or include saved with one.
+_MARK_MESSAGE = (
+    "character U+FEFF, a byte order mark, {} where only markup and white space may "
+    "stand (joining files saved with one, or including one, leaves it; editors show "
+    "nothing there); remove it"
+)
+
+
+def _only_marks(text: str) -> bool:
+    """Whether ``text`` holds byte order marks (U+FEFF) and white space only."""
+    return "\ufeff" in text and not text.strip(XML_SPACE + "\ufeff")
+
+
 def _template_code(text: str) -> str | None:
     """The first line of ``text`` when it starts with a template tag (``{% ... %}``,
     ``{{ ... }}``: Liquid, Jinja, Hugo, Handlebars), cut to 60 characters; else None."""
@@ -856,6 +871,11 @@ def _template_code(text: str) -> str | None:
 def _stray_text(entry: Node, report: Reporter) -> bool:
     """Report text directly inside an entry; True when that text is the entry's only content."""
     text = entry.text.strip(XML_SPACE)
+    if _only_marks(text):
+        message = _MARK_MESSAGE.format(f"directly inside <{entry.name}>")
+        line, column = entry.nested_text or (entry.line, entry.column)
+        report.add(UNEXPECTED_TEXT.at(line, column, message), Only(entry))
+        return False
     if entry.children or not text:
         message = (
             f"text directly inside <{entry.name}>; only child elements stand there: "

@@ -1,0 +1,115 @@
+"""Sitemaps damaged the way real ones are: cut off in the middle of a UTF-8 character,
+a byte order mark left in the middle by joining files or including one, an invisible
+character before a URL. Each is one finding at its place whose message names what an
+editor does not show, with the fast path off and on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import run_cli, without_and_with_fast_path
+
+HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+)
+TAIL = "</urlset>\n"
+
+
+def entries(first: int, last: int) -> str:
+    return "".join(
+        f"  <url>\n    <loc>https://example.com/p{n}</loc>\n  </url>\n" for n in range(first, last)
+    )
+
+
+def findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    _status, out, _err = run_cli(
+        ["--isolated", "--now", "2025-06-01", "--format", "json", str(path)], capsys
+    )
+    found: list[dict[str, Any]] = json.loads(out)["files"][0]["findings"]
+    return found
+
+
+def places(found: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
+    return [(f["code"], f["line"], f["column"]) for f in found]
+
+
+@pytest.mark.parametrize(
+    ("cut", "shown"),
+    [
+        (b"\xe2\x82", "bytes E2 82 at the end of the file are not valid UTF-8"),
+        (b"\xc3", "byte C3 at the end of the file is not valid UTF-8"),
+    ],
+)
+def test_a_file_cut_in_a_character_is_said_to_be_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: bytes, shown: str
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes((HEAD + entries(0, 3)).encode() + b"  <url><loc>https://example.com/" + cut)
+    found = findings(path, capsys)
+    assert places(found) == [("EN001", 12, 33), ("XM008", 12, 34)]
+    message = found[0]["message"]
+    assert message.startswith(shown)
+    assert "whose other bytes are missing" in message
+    assert "cut off" in message
+
+
+def test_a_latin1_byte_inside_the_file_is_not_said_to_be_a_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(
+        (HEAD + "  <url><loc>https://example.com/caf\xe9</loc></url>\n" + TAIL).encode("latin-1")
+    )
+    found = findings(path, capsys)
+    assert [f["code"] for f in found if f["code"] == "EN001"] == ["EN001"]
+    message = next(f["message"] for f in found if f["code"] == "EN001")
+    assert message == (
+        "byte E9 is not valid UTF-8 (Latin-1 or Windows-1252 text?); re-encode the file as UTF-8"
+    )
+
+
+def test_a_byte_order_mark_between_entries_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Enough plain entries before and after for the fast path to prove runs of them.
+    text = HEAD + entries(0, 1500) + "\n  \ufeff" + entries(1500, 3000) + TAIL
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: findings(path, capsys))
+    assert slow == fast
+    assert places(slow) == [("ST009", 4504, 3)]
+    message = slow[0]["message"]
+    assert message.startswith("character U+FEFF, a byte order mark, directly inside <urlset>")
+    assert message.endswith("remove it")
+
+
+def test_text_that_is_not_only_a_mark_keeps_its_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(HEAD + entries(0, 2) + "\ufeffoops\n" + TAIL, encoding="utf-8")
+    found = findings(path, capsys)
+    assert [f["code"] for f in found] == ["ST009"]
+    assert found[0]["message"].startswith("text directly inside <urlset>")
+
+
+@pytest.mark.parametrize(
+    ("mark", "name"),
+    [("\ufeff", "U+FEFF (a byte order mark)"), ("\u200b", "U+200B (ZERO WIDTH SPACE)")],
+)
+def test_an_invisible_character_before_a_url_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mark: str, name: str
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    loc = f"  <url>\n    <loc>{mark}https://example.com/x</loc>\n  </url>\n"
+    path.write_text(HEAD + loc + TAIL, encoding="utf-8")
+    found = findings(path, capsys)
+    assert places(found) == [("UR001", 4, 5)]
+    message = found[0]["message"]
+    assert f"starts with {name}, an invisible character" in message
+    assert message.endswith("remove it: 'https://example.com/x'")
