@@ -113,3 +113,28 @@ def test_an_invisible_character_before_a_url_is_named(
     message = found[0]["message"]
     assert f"starts with {name}, an invisible character" in message
     assert message.endswith("remove it: 'https://example.com/x'")
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x0c", "\x01\x01"])
+def test_a_control_character_alone_between_entries_is_one_finding(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    char: str,
+) -> None:
+    # XM001 names each character; it is no text in the root besides (ST009).
+    text = HEAD + entries(0, 1500) + f"  {char}\n" + entries(1500, 3000) + TAIL
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: findings(path, capsys))
+    assert slow == fast
+    assert places(slow) == [("XM001", 4503, 3 + n) for n in range(len(char))]
+
+
+def test_text_before_a_control_character_between_entries_stands_where_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(HEAD + entries(0, 2) + "  oops\x00\n" + entries(2, 3) + TAIL, encoding="utf-8")
+    found = findings(path, capsys)
+    assert places(found) == [("ST009", 9, 3), ("XM001", 9, 7)]

@@ -21,7 +21,7 @@ from sitemap_lint.engine.dispatch import Dispatch, InputChecks, calls, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
-from sitemap_lint.formats.xml import StreamParser
+from sitemap_lint.formats.xml import DROP_MARK, StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import (
@@ -611,7 +611,9 @@ class FileChecker:
     def on_root_text(self, line: int, column: int, text: str = "") -> None:
         if self.root_name is None:
             return
-        context = text.strip(XML_SPACE)[:200]
+        context = text.replace(DROP_MARK, "").strip(XML_SPACE)[:200]
+        if not context and DROP_MARK in text:
+            return  # only characters XML does not allow, each XM001's already
         self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name, context=context))
 
     def on_doctype(self, name: str, line: int, column: int) -> None:

@@ -778,8 +778,11 @@ class StreamParser:
                 at = start - self._window_base
                 low = max(at - MAX_REPLAY, 0)
                 tag = window.rfind(b"<", low, at)
-                if tag < 0 or tag < window.rfind(b">", low, at):
-                    tag = at
+                gt = window.rfind(b">", low, at)
+                if tag < 0 or tag < gt:
+                    # In text: from its start after the markup before it, so that the
+                    # text is read whole, where it stands (a tag read again: at it).
+                    tag = gt + 1 if gt >= 0 and not window.startswith(b"<", at) else at
                 insort(self._repairs, (start, end, mark))
                 self._replay_until = (line, column)
                 resume = self._window_base + tag
