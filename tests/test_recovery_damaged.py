@@ -138,3 +138,23 @@ def test_text_before_a_control_character_between_entries_stands_where_it_starts(
     path.write_text(HEAD + entries(0, 2) + "  oops\x00\n" + entries(2, 3) + TAIL, encoding="utf-8")
     found = findings(path, capsys)
     assert places(found) == [("ST009", 9, 3), ("XM001", 9, 7)]
+
+
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"])
+def test_a_utf8_label_in_the_declaration_is_fixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mark: bytes
+) -> None:
+    body = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/caf%C3%A9</loc><lastmod>2024-01-01</lastmod></url>\n"
+        "</urlset>\n"
+    ).encode()
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(mark + b'<?xml version="1.0" encoding="utf8"?>\n' + body)
+    found = findings(path, capsys)
+    assert [(f["code"], f["fix"]["applicability"]) for f in found if f["code"] == "EN005"] == [
+        ("EN005", "safe")
+    ]
+    status, _out, _err = run_cli(["--isolated", "--fix", str(path)], capsys)
+    assert status == 0
+    assert path.read_bytes() == b'<?xml version="1.0" encoding="UTF-8"?>\n' + body

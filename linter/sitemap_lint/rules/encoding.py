@@ -102,6 +102,7 @@ ENCODING_ALIAS = rule(
     "EN005",
     "encoding-name-not-canonical",
     WARNING,
+    fix="safe",
     summary="The XML declaration spells UTF-8 in a form other than `UTF-8`",
     what="""
         Detects an `encoding` in the XML declaration that is a label of UTF-8
@@ -275,6 +276,7 @@ def encoding_alias(declared: str, line: int, column: int) -> Finding:
         f'XML declaration says encoding="{declared}", a label of UTF-8 that browsers know but '
         "XML parsers need not; every XML parser knows its registered name: write "
         'encoding="UTF-8"',
+        fix=whole_file("encoding", 'Write encoding="UTF-8"'),
     )
 
 
