@@ -145,10 +145,10 @@ def test_a_utf8_label_in_the_declaration_is_fixed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], mark: bytes
 ) -> None:
     body = (
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        "  <url><loc>https://example.com/caf%C3%A9</loc><lastmod>2024-01-01</lastmod></url>\n"
-        "</urlset>\n"
-    ).encode()
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"  <url><loc>https://example.com/caf%C3%A9</loc><lastmod>2024-01-01</lastmod></url>\n"
+        b"</urlset>\n"
+    )
     path = tmp_path / "sitemap.xml"
     path.write_bytes(mark + b'<?xml version="1.0" encoding="utf8"?>\n' + body)
     found = findings(path, capsys)
@@ -158,3 +158,42 @@ def test_a_utf8_label_in_the_declaration_is_fixed(
     status, _out, _err = run_cli(["--isolated", "--fix", str(path)], capsys)
     assert status == 0
     assert path.read_bytes() == b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
+
+
+PHP_WARNING = (
+    "<br />\n<b>Warning</b>:  Undefined variable $x in <b>/var/www/sitemap.php</b> on line "
+    "<b>12</b><br />\n"
+)
+
+
+def test_a_php_error_message_in_the_root_is_one_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notice = PHP_WARNING.replace("Warning", "Notice")
+    text = HEAD + entries(0, 1500) + PHP_WARNING + notice + entries(1500, 3000) + TAIL
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: findings(path, capsys))
+    assert slow == fast
+    assert places(slow) == [("ST009", 4503, 1), ("ST009", 4505, 1)]
+    assert slow[0]["message"].startswith("PHP Warning printed into the sitemap")
+    assert slow[1]["message"].startswith("PHP Notice printed into the sitemap")
+    assert [f["xpath"] for f in slow] == ["/urlset/br[1]", "/urlset/br[3]"]
+
+
+def test_other_markup_in_the_root_is_reported_as_before(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A <br> and a <b> that start no PHP message: each element is one ST004.
+    stray = "<br />\n<b>bold</b>\n<br/>"
+    path = tmp_path / "sitemap.xml"
+    path.write_text(HEAD + entries(0, 2) + stray + "\n" + entries(2, 3) + stray + TAIL)
+    found = findings(path, capsys)
+    assert places(found) == [
+        ("ST004", 9, 1),
+        ("ST004", 10, 1),
+        ("ST004", 11, 1),
+        ("ST004", 15, 1),
+        ("ST004", 16, 1),
+        ("ST004", 17, 1),
+    ]
