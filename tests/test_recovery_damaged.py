@@ -197,3 +197,59 @@ def test_other_markup_in_the_root_is_reported_as_before(
         ("ST004", 16, 1),
         ("ST004", 17, 1),
     ]
+
+
+def dated(first: int, last: int, bad: int = -1) -> str:
+    return "".join(
+        f"  <url>\n    <loc>https://example.com/p{n}</loc>\n"
+        f"    <lastmod>{'2024-13-01' if n == bad else '2024-01-01'}</lastmod>\n  </url>\n"
+        for n in range(first, last)
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "field"),
+    [
+        ("<loc>https://example.com/x</url>\n    <lastmod>2024-13-01</lastmod>", "loc"),
+        ("<loc>https://example.com/x</loc>\n    <lastmod>2024-13-01</url>", "lastmod"),
+    ],
+)
+def test_a_field_end_tag_written_as_the_entry_s_is_one_finding_and_the_entry_is_read(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    written: str,
+    field: str,
+) -> None:
+    damaged = f"  <url>\n    {written}\n  </url>\n"
+    text = HEAD + dated(0, 1500) + damaged + dated(1500, 3000, bad=2000) + TAIL
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: findings(path, capsys))
+    assert slow == fast
+    end = text.index("</url>", text.index(damaged))
+    line = text.count("\n", 0, end) + 1
+    column = end - text.rfind("\n", 0, end)
+    lastmod = text.count("\n", 0, text.index("<lastmod>2024-13-01")) + 1
+    later = text.count("\n", 0, text.rindex("<lastmod>2024-13-01")) + 1
+    assert places(slow) == sorted(
+        [("XM001", line, column), ("DT002", lastmod, 5), ("DT002", later, 5)],
+        key=lambda p: (p[1], p[2]),
+    )
+    syntax = next(f for f in slow if f["code"] == "XM001")
+    assert syntax["message"].startswith(
+        f"mismatched tag: end tag '</url>' does not close <{field}>"
+    )
+    assert f"write '</{field}>'" in syntax["message"]
+
+
+def test_an_entry_end_tag_after_a_field_left_open_before_the_next_entry_is_still_unclosed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The next entry starts after it: the field's end tag is missing, not misnamed.
+    damaged = "  <url>\n    <loc>https://example.com/x</url>\n"
+    path = tmp_path / "sitemap.xml"
+    path.write_text(HEAD + dated(0, 2) + damaged + dated(2, 3) + TAIL, encoding="utf-8")
+    found = findings(path, capsys)
+    assert [f["code"] for f in found] == ["XM001"]
+    assert found[0]["message"].startswith("<loc> is never closed")
