@@ -21,7 +21,7 @@ from sitemap_lint.engine.dispatch import Dispatch, InputChecks, calls, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
-from sitemap_lint.formats.xml import StreamParser
+from sitemap_lint.formats.xml import DROP_MARK, StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import (
@@ -395,6 +395,10 @@ class FileChecker:
         self.proven: dict[tuple[int, int], ProvenRun] = {}
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
         self._syntax_pending: list[int] = []  # syntax findings not yet given a pointer
+        # A PHP error message in the root (``_php_message``): a <br> held until the next
+        # element says whether it starts one; True while its markup is read.
+        self._held_break: TopLevel | None = None
+        self._in_php = False
         self._other_index: dict[tuple[str, str], int] = {}  # other root children, by name
         self.root_children = 0  # the root's child elements so far, entries or not
         # A root child written as an entry's name is in another namespace: its pointer is
@@ -519,6 +523,7 @@ class FileChecker:
     def _on_entry(self, entry: Node) -> None:
         self._starred = None
         if self._is_entry(entry):
+            self._end_php_message()
             entry.index = self.advance()
         else:
             key = (entry.ns, entry.name)
@@ -534,7 +539,10 @@ class FileChecker:
                 self.misplaced += 1  # the other root's entry (ST007), or one in no namespace
             elif entry.ns == self.sitemap_ns and self.entry_name:
                 self.misplaced += structure.wrapped_entries(entry, entry.ns, self.entry_name)
-            dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
+            element = TopLevel(entry, self.root, self.count)
+            if self._php_message(element):
+                return
+            dispatch.top_level(element, self.sink)
             if entry.ns != self.sitemap_ns:
                 self._check_namespace(entry)
             return
@@ -608,10 +616,70 @@ class FileChecker:
             check(markup, self.options, self.sink)
         return range(before, len(findings))
 
+    def _php_message(self, element: TopLevel) -> bool:
+        """Whether ``element`` is markup of a PHP error message that the script writing
+        the sitemap printed into it (``<br />\\n<b>Warning</b>:  ... in <b>file</b> on line
+        <b>12</b><br />``), reported once, as text in the root, where it starts (its
+        <br>, held until the next element tells)."""
+        node = element.node
+        plain = node.ns in (self.sitemap_ns, "") and not node.children and not node.attrs
+        if plain and node.name == "br" and not node.text.strip(XML_SPACE):
+            if not self._in_php:
+                self._release_break()
+            self._held_break = element  # in a message: where the next one would start
+            return True
+        if plain and node.name == "b":
+            level = " ".join(node.text.split())
+            if level.lower() in structure.PHP_LEVELS:
+                start = self._held_break.node if self._held_break is not None else node
+                self._held_break = None
+                self._in_php = True
+                context = f"<b>{level}</b>"
+                found = self._markup(
+                    Markup(
+                        MarkupKind.ROOT_TEXT,
+                        start.line,
+                        start.column,
+                        self.root_name or "",
+                        context=context,
+                    )
+                )
+                if found:
+                    self.point(start, found)
+                return True
+            if self._in_php:
+                return True  # the file or the line the message names
+        self._end_php_message()
+        return False
+
+    def _end_php_message(self) -> None:
+        if self._in_php:
+            self._in_php = False
+            self._held_break = None  # the message's last <br>
+        self._release_break()
+
+    def _release_break(self) -> None:
+        """Check a <br> held by ``_php_message`` that starts no PHP message."""
+        held = self._held_break
+        if held is None:
+            return
+        self._held_break = None
+        assert self.dispatch is not None
+        findings = self.sink.findings
+        before = len(findings)
+        self.dispatch.top_level(held, self.sink)
+        if len(findings) > before:
+            self.point(held.node, range(before, len(findings)))
+
     def on_root_text(self, line: int, column: int, text: str = "") -> None:
         if self.root_name is None:
             return
-        context = text.strip(XML_SPACE)[:200]
+        if self._in_php:
+            return  # the text of a PHP error message, reported with its level
+        self._release_break()
+        context = text.replace(DROP_MARK, "").strip(XML_SPACE)[:200]
+        if not context and DROP_MARK in text:
+            return  # only characters XML does not allow, each XM001's already
         self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name, context=context))
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
@@ -819,6 +887,7 @@ class FileChecker:
         self._validate_pending(final=True)
         if self.root_name is None:
             return
+        self._end_php_message()
         parser = self.parser
         failed = parser is not None and (parser.failed or parser.syntax_errors > 0)
         dispatch = self.dispatch

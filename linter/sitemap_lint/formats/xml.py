@@ -778,8 +778,11 @@ class StreamParser:
                 at = start - self._window_base
                 low = max(at - MAX_REPLAY, 0)
                 tag = window.rfind(b"<", low, at)
-                if tag < 0 or tag < window.rfind(b">", low, at):
-                    tag = at
+                gt = window.rfind(b">", low, at)
+                if tag < 0 or tag < gt:
+                    # In text: from its start after the markup before it, so that the
+                    # text is read whole, where it stands (a tag read again: at it).
+                    tag = gt + 1 if gt >= 0 and not window.startswith(b"<", at) else at
                 insort(self._repairs, (start, end, mark))
                 self._replay_until = (line, column)
                 resume = self._window_base + tag
@@ -992,7 +995,7 @@ class StreamParser:
         if at < 1 or at >= len(window):
             return None
         if code == _TAG_MISMATCH:
-            return self._glued_repair(offset)
+            return self._glued_repair(offset) or self._misnamed_end_tag(offset)
         if replayable and window[at] == 0x3C:  # "<"
             space = at
             while space > max(at - CONTEXT_BYTES, 0) and window[space - 1] in b" \t\r\n":
@@ -1058,6 +1061,40 @@ class StreamParser:
         chars = len(window[at:end].decode("utf-8", errors="replace"))
         start = self._window_base + at
         return (start, start + end - at, b" " * chars), offset
+
+    def _misnamed_end_tag(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
+        """At an end tag (file byte ``offset``, its name) that names the parent of the
+        field open there (``<loc>...</url>``) where the markup after it goes on in that
+        parent (another field's start tag, or the parent's own end tag): the end tag is
+        the field's, misnamed, rather than the parent's with the field's missing; it is
+        read as the field's, so that the fields after it are read where they stand."""
+        stack = self._stack
+        if len(stack) != self._entry_depth + 2 or stack[-1].children:
+            return None  # not in a field of an entry
+        window = self._window
+        base = self._window_base
+        at = offset - base
+        name = _END_TAG_NAME.match(window, at)
+        parent = self._qname(stack[-2])
+        if name is None or name.group(0).decode("utf-8", "replace") != parent:
+            return None
+        gt = name.end()
+        while window[gt : gt + 1] in (b" ", b"\t", b"\r", b"\n"):
+            gt += 1
+        if window[gt : gt + 1] != b">":
+            return None
+        after = gt + 1
+        while window[after : after + 1] in (b" ", b"\t", b"\r", b"\n"):
+            after += 1
+        following = _TAG_NAME.match(window, after + 1) if window.startswith(b"<", after) else None
+        closing = window.startswith(b"</" + parent.encode() + b">", after)
+        if following is None and not closing:
+            return None
+        if following is not None and following.group(0).decode("utf-8", "replace") == parent:
+            return None  # the next entry starts: the parent's end tag it is
+        if self._in_section(at):
+            return None
+        return (offset, offset + name.end() - at, self._qname(stack[-1]).encode()), offset
 
     def _glued_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """At the end tag (file byte ``offset``) of a field whose value holds a raw "<"

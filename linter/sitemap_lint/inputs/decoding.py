@@ -261,6 +261,7 @@ class Decoder:
                 return
             except UnicodeDecodeError as error:
                 start, end = position + error.start, position + error.end
+                cut = end == len(body) and error.reason == "unexpected end of data"
             segment = body[counted:start].decode(self.codec, errors="replace")
             line += _breaks(segment) - (1 if skip_lf and segment.startswith("\n") else 0)
             skip_lf = segment.endswith("\r") if segment else skip_lf
@@ -276,6 +277,7 @@ class Decoder:
                     data=body[start:end],
                     line=line,
                     column=column,
+                    cut=cut,
                 )
                 self.report.problem(invalid)
                 self._invalid_reported += 1

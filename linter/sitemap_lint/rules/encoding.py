@@ -102,6 +102,7 @@ ENCODING_ALIAS = rule(
     "EN005",
     "encoding-name-not-canonical",
     WARNING,
+    fix="safe",
     summary="The XML declaration spells UTF-8 in a form other than `UTF-8`",
     what="""
         Detects an `encoding` in the XML declaration that is a label of UTF-8
@@ -175,18 +176,41 @@ def check_bytes(problem: InputProblem, options: object, report: Reporter) -> Non
     before its text."""
     if problem.kind == InputKind.INVALID_BYTES:
         report.add(
-            invalid_bytes(problem.codec, problem.data, problem.line, problem.column, problem.detail)
+            invalid_bytes(
+                problem.codec,
+                problem.data,
+                problem.line,
+                problem.column,
+                problem.detail,
+                cut=problem.cut,
+            )
         )
     elif problem.kind == InputKind.STRAY_MARK:
         report.add(stray_mark(problem.data, problem.detail))
 
 
-def invalid_bytes(codec: str, raw: bytes, line: int, column: int, declared: str = "") -> Finding:
+def invalid_bytes(
+    codec: str, raw: bytes, line: int, column: int, declared: str = "", cut: bool = False
+) -> Finding:
     """EN001 for ``raw``, bytes ``codec`` cannot decode; ``declared``: the name the XML
-    declaration gives that encoding, as written."""
+    declaration gives that encoding, as written; ``cut``: they start a character that
+    the end of the file leaves incomplete."""
     shown = " ".join(f"{byte:02X}" for byte in raw[:8])
     what = f"byte {shown} is" if len(raw) == 1 else f"bytes {shown} are"
-    if codec == "utf-8":
+    if codec == "utf-8" and cut and len(raw) == 1:
+        # One lead byte alone may as well be a Latin-1 letter (E9, é) ending the file.
+        message = (
+            f"byte {shown} at the end of the file is not valid UTF-8: the start of a "
+            "character whose other bytes are missing (the file was cut off?), or a Latin-1 "
+            "or Windows-1252 character; upload the complete file, or re-encode it as UTF-8"
+        )
+    elif codec == "utf-8" and cut:
+        message = (
+            f"bytes {shown} at the end of the file are not valid UTF-8: they start a "
+            "character whose other bytes are missing, so the file was cut off; upload the "
+            "complete file, or regenerate it if its generator stopped"
+        )
+    elif codec == "utf-8":
         hint = " (Latin-1 or Windows-1252 text?)" if len(raw) == 1 else ""
         message = f"{what} not valid UTF-8{hint}; re-encode the file as UTF-8"
     else:
@@ -252,6 +276,7 @@ def encoding_alias(declared: str, line: int, column: int) -> Finding:
         f'XML declaration says encoding="{declared}", a label of UTF-8 that browsers know but '
         "XML parsers need not; every XML parser knows its registered name: write "
         'encoding="UTF-8"',
+        fix=whole_file("encoding", 'Write encoding="UTF-8"'),
     )
 
 

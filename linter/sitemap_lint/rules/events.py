@@ -271,7 +271,8 @@ class InputProblem(NamedTuple):
     bytes read (uncompressed) so far; ``gzip``: the bytes are gzip (``gzip-name``, and
     for ``too-large`` the file was); ``capped``: reading stopped at the cap; ``codec``
     and ``data``: the encoding and the bytes it cannot decode (or the stray mark's
-    bytes); ``line`` and ``column``: where they stand."""
+    bytes); ``line`` and ``column``: where they stand; ``cut``: the bytes it cannot
+    decode are the start of a character that the end of the data leaves incomplete."""
 
     kind: str
     detail: str = ""
@@ -282,6 +283,7 @@ class InputProblem(NamedTuple):
     data: bytes = b""
     line: int = 1
     column: int = 1
+    cut: bool = False
 
 
 class ProblemReport(Protocol):

@@ -12,6 +12,7 @@ from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
 from sitemap_lint.rules.registry import CHILDREN, END, MARKUP, ROOT, TOP_LEVEL, proved_value
+from sitemap_lint.support.patterns import lazy
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
 ENTRY_CHILDREN = {
@@ -213,7 +214,10 @@ UNEXPECTED_TEXT = rule(
         inside a value such as `image:loc`, not between elements. Text in the
         root that starts with a template tag (`{% ... %}`, `{{ ... }}`) is named
         as such: the file is a template's source (Jekyll, Hugo, Jinja), not the
-        sitemap rendered from it.
+        sitemap rendered from it. A PHP error message printed into the root
+        (`<br />` `<b>Warning</b>: ... in <b>file.php</b> on line <b>12</b>`)
+        is one finding where it starts, not one per tag of it; a byte order mark
+        left between elements (U+FEFF, from joined files) is named as such.
     """,
     why="""
         Stray text is usually a broken template (an unclosed tag, a value printed
@@ -506,7 +510,17 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
         entry = ROOTS.get(markup.name)
         entries = f"<{entry}> entries" if entry else "entries"
         code = _template_code(markup.context)
-        if code is not None:
+        php = _PHP_MESSAGE.fullmatch(markup.context)
+        if php is not None:
+            message = (
+                f"PHP {php.group(1)} printed into the sitemap: its error message, HTML tags "
+                f"and text, stands directly inside <{markup.name}>; the script that writes "
+                "the sitemap reported an error: correct what the message says, and turn "
+                "display_errors off on the server, so that the file holds only its entries"
+            )
+        elif _only_marks(markup.context):
+            message = _MARK_MESSAGE.format(f"directly inside <{markup.name}>")
+        elif code is not None:
             message = (
                 f"template code {code!r} directly inside <{markup.name}>: this is a sitemap "
                 "template's source, not rendered; check and submit the sitemap that the "
@@ -844,6 +858,35 @@ def _no_namespace(child: Node, entry: Node, report: Reporter, prefixes: Mapping[
     report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
 
 
+# The levels of PHP's error messages, as its HTML errors write them in <b>: the
+# checker (engine.checker) reads a message's markup in the root as one text.
+PHP_LEVELS = frozenset(
+    {
+        "warning",
+        "notice",
+        "deprecated",
+        "strict standards",
+        "fatal error",
+        "parse error",
+        "catchable fatal error",
+        "recoverable fatal error",
+    }
+)
+_PHP_MESSAGE = lazy(r"<b>([A-Za-z ]+)</b>")
+
+# Text that is only byte order marks: files joined, or a template or include saved with one.
+_MARK_MESSAGE = (
+    "character U+FEFF, a byte order mark, {} where only markup and white space may "
+    "stand (joining files saved with one, or including one, leaves it; editors show "
+    "nothing there); remove it"
+)
+
+
+def _only_marks(text: str) -> bool:
+    """Whether ``text`` holds byte order marks (U+FEFF) and white space only."""
+    return "\ufeff" in text and not text.strip(XML_SPACE + "\ufeff")
+
+
 def _template_code(text: str) -> str | None:
     """The first line of ``text`` when it starts with a template tag (``{% ... %}``,
     ``{{ ... }}``: Liquid, Jinja, Hugo, Handlebars), cut to 60 characters; else None."""
@@ -856,6 +899,11 @@ def _template_code(text: str) -> str | None:
 def _stray_text(entry: Node, report: Reporter) -> bool:
     """Report text directly inside an entry; True when that text is the entry's only content."""
     text = entry.text.strip(XML_SPACE)
+    if _only_marks(text):
+        message = _MARK_MESSAGE.format(f"directly inside <{entry.name}>")
+        line, column = entry.nested_text or (entry.line, entry.column)
+        report.add(UNEXPECTED_TEXT.at(line, column, message), Only(entry))
+        return False
     if entry.children or not text:
         message = (
             f"text directly inside <{entry.name}>; only child elements stand there: "

@@ -1509,6 +1509,9 @@ def wrapped(value: str) -> tuple[str, str] | None:
 
 def _not_absolute_message(url: str, field: str, base: ParsedURL | None = None) -> str:
     shown = _quoted(url)
+    hidden = _invisible_start(url)
+    if hidden is not None:
+        return hidden
     if holds_reference(url):
         return f"{_named(field)} {shown} is not an absolute URL as written: {_UNEXPANDED}"
     inside = wrapped(url)
@@ -1534,6 +1537,25 @@ def _not_absolute_message(url: str, field: str, base: ParsedURL | None = None) -
     return (
         f"{_named(field)} {shown} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
+    )
+
+
+def _invisible_start(url: str) -> str | None:
+    """UR001's words for an http(s) URL after characters that show as nothing (a byte
+    order mark, a zero-width space), where an editor shows the URL alone; else None."""
+    index = 0
+    while index < len(url) and _INVISIBLE.match(url[index]):
+        index += 1
+    if index == 0 or not _HTTP_START.match(url, index):
+        return None
+    import unicodedata
+
+    char = url[0]
+    name = "a byte order mark" if char == "\ufeff" else unicodedata.name(char, "a format character")
+    return (
+        f"URL {_quoted(url)} starts with U+{ord(char):04X} ({name}), an invisible "
+        "character that joining files, copy and paste or an editor leaves behind, so it is "
+        f"not an absolute URL; remove it: {_quoted(url[index:])}"
     )
 
 
