@@ -200,6 +200,11 @@ def comment_between(i: int, pad: str) -> str:
     return f"  <!-- page {i} -->\n" + pretty(i, pad)
 
 
+def comment_wide(i: int, pad: str) -> str:
+    """A comment outside ASCII before each entry, in the language of the site's users."""
+    return f"  <!-- Page d'accueil : vidéo n° {i} — Größe -->\n" + pretty(i, pad)
+
+
 def inside(i: int, pad: str) -> str:
     """A processing instruction before each entry, a comment and an instruction between
     its children."""
@@ -404,6 +409,7 @@ CORE = (
     Shape("cdata", "each loc in CDATA (raw & inside)", cdata),
     Shape("cdata-values", "every value in CDATA (All in One SEO's form)", cdata_values),
     Shape("comment-between", "a comment before each entry", comment_between),
+    Shape("comment-wide", "a comment outside ASCII before each entry", comment_wide),
     Shape("comment-pi-inside", "a PI before, a comment and a PI inside each", inside),
     Shape(
         "prefixed",

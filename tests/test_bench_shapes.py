@@ -43,6 +43,7 @@ FEATURES = {
     "cdata-values": "<changefreq><![CDATA[",
     "image-cdata": "<image:loc><![CDATA[",
     "comment-between": "<!--",
+    "comment-wide": "vidéo",
     "comment-pi-inside": "<?cache",
     "prefixed": "<sm:loc>",
     "percent-utf8": "%C3%A9",

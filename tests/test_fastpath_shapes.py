@@ -89,6 +89,9 @@ SHAPES = {
     "comment-between": Shape(between="<!-- entry -->"),
     "comment-between-oneline": Shape(layout="oneline", between="<!-- entry -->"),
     "comment-inside": Shape(inside="<!-- field of # -->"),
+    # Comments outside ASCII, as generators write them in their users' language.
+    "comment-between-wide": Shape(between="<!-- Page d'accueil avec vidéo \U0001f3ac -->"),
+    "comment-inside-wide-oneline": Shape(layout="oneline", inside="<!-- champ n° # — Größe -->"),
     "pi-between": Shape(between='<?generator page="1" ?>'),
     "pi-inside": Shape(layout="line", inside="<?pi?>"),
     "pi-inside-oneline": Shape(layout="oneline", inside=" <?x-y a?> "),
@@ -117,6 +120,8 @@ PLANTED = {
     "xml-pi": lambda e: "<?xml version='1.0'?>" + e,
     "pi-colon": lambda e: "<?a:b c?>" + e,
     "comment-dashes": lambda e: "<!-- a -- b -->" + e,
+    # The tag with letters that match its own in another case (U+017F, U+0131): SU002.
+    "suppression-wide": lambda e: "<!-- \u017fitemap-l\u0131nt: disable DU001 -->" + e,
 }
 
 

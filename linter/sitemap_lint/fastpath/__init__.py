@@ -66,8 +66,9 @@ checker untouched):
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
   LF), comments and processing instructions between them (the gap); a comment
-  holds printable ASCII only and never the suppression tag ``sitemap-lint`` in any
-  case (its directive must be read); an instruction holds printable ASCII without ``<``, and
+  holds printable ASCII and characters from U+00A0 on (not U+FFFD-U+FFFF, nor the four
+  that match an ASCII letter in another case, ``_WIDE``) and never the suppression tag
+  ``sitemap-lint`` in any case (its directive must be read); an instruction holds printable ASCII without ``<``, and
   its target is a name without ``:`` that is not ``xml`` in any case (expat refuses
   those); after them, in a urlset, any number of extension elements of the two
   shapes below;
@@ -298,14 +299,22 @@ class _Lazy:
 
 
 _WS = r"[ \t\r\n]"
-# A comment of printable ASCII (no "--" inside, none ending in "-").
+# A comment's characters outside ASCII: from U+00A0 on (as an image text's, below), but
+# for surrogates, U+FFFD-U+FFFF and the four characters that match an ASCII letter in
+# another case (U+0130, U+0131, U+017F, U+212A: "\u017fitemap-lint" is the suppression
+# tag to the sink's case-blind search, and a malformed directive, SU002).
+_WIDE = "\u00a0-\u012f\u0132-\u017e\u0180-\u2129\u212b-\ud7ff\ue000-\ufffc\U00010000-\U0010ffff"
+# A comment of printable characters (no "--" inside, none ending in "-"), as
+# generators write them in their users' languages.
 # Runs of the characters other than "-" taken at once (possessive): the engine loops in
 # its character class, not once a character through the alternation.
-_COMMENT = r"<!--(?:[ -,.-~\t\r\n]++|-(?!-))*+-->"
+_COMMENT = rf"<!--(?:[ -,.-~\t\r\n{_WIDE}]++|-(?!-))*+-->"
 # Inside an entry, a comment never holds the suppression tag, in any case (its directive,
 # or the malformed one it starts, must be read). (The runs leave out "s" and "S" too, the
 # tag's first letter: only there is the tag looked for.)
-_ENTRY_COMMENT = rf"<!--(?:[ -,.-RT-rt-~\t\r\n]++|[sS](?!(?i:{SUPPRESSION_TAG[1:]}))|-(?!-))*+-->"
+_ENTRY_COMMENT = (
+    rf"<!--(?:[ -,.-RT-rt-~\t\r\n{_WIDE}]++|[sS](?!(?i:{SUPPRESSION_TAG[1:]}))|-(?!-))*+-->"
+)
 # A processing instruction of printable ASCII, its target not "xml" in any case (expat
 # refuses that one there) and without ":" (a name namespaces would read); no "<" in it,
 # so that no tag is read inside it.
