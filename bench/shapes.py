@@ -315,6 +315,22 @@ def hreflang(i: int, pad: str) -> str:
     return url([f"<loc>{href(language)}</loc>", f"<lastmod>{day(i)}</lastmod>", *links])
 
 
+def hreflang_query(i: int, pad: str) -> str:
+    """The hreflang clusters of one page told apart by its query, ``&amp;`` between the
+    parameters of each loc and href (as PHP sites write them)."""
+    cluster = i // len(LANGUAGES)
+
+    def href(code: str) -> str:
+        return f"https://www.example.com/{pad}page.php?id={cluster}&amp;lang={code}"
+
+    links = [
+        f'<xhtml:link rel="alternate" hreflang="{code}" href="{href(code)}"/>' for code in LANGUAGES
+    ]
+    links.append(f'<xhtml:link rel="alternate" hreflang="x-default" href="{href("en")}"/>')
+    code = LANGUAGES[i % len(LANGUAGES)]
+    return url([f"<loc>{href(code)}</loc>", f"<lastmod>{day(i)}</lastmod>", *links])
+
+
 def hreflang_reordered(i: int, pad: str) -> str:
     """The hreflang clusters, each link's href before its hreflang, in single quotes every
     other cluster (attribute order and quotes mean nothing to XML)."""
@@ -477,6 +493,14 @@ EXTENSIONS = (
         "xhtml-link-attrs",
         "xhtml-link, href before hreflang, single quotes in half",
         hreflang_reordered,
+        head=root(f'xmlns:xhtml="{XHTML}"'),
+        extension=True,
+        long=False,
+    ),
+    Shape(
+        "xhtml-link-query",
+        "xhtml-link, pages told apart by their query (&amp; in each href)",
+        hreflang_query,
         head=root(f'xmlns:xhtml="{XHTML}"'),
         extension=True,
         long=False,

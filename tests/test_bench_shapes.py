@@ -50,6 +50,7 @@ FEATURES = {
     "iri": "é",
     "image": "<image:loc>",
     "xhtml-link": "<xhtml:link",
+    "xhtml-link-query": "&amp;lang=",
     "video": "&quot;",
     "finding-each": " 10:",
 }
