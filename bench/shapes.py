@@ -200,6 +200,11 @@ def comment_between(i: int, pad: str) -> str:
     return f"  <!-- page {i} -->\n" + pretty(i, pad)
 
 
+def comment_wide(i: int, pad: str) -> str:
+    """A comment outside ASCII before each entry, in the language of the site's users."""
+    return f"  <!-- Page d'accueil : vidéo n° {i} — Größe -->\n" + pretty(i, pad)
+
+
 def inside(i: int, pad: str) -> str:
     """A processing instruction before each entry, a comment and an instruction between
     its children."""
@@ -310,6 +315,22 @@ def hreflang(i: int, pad: str) -> str:
     return url([f"<loc>{href(language)}</loc>", f"<lastmod>{day(i)}</lastmod>", *links])
 
 
+def hreflang_query(i: int, pad: str) -> str:
+    """The hreflang clusters of one page told apart by its query, ``&amp;`` between the
+    parameters of each loc and href (as PHP sites write them)."""
+    cluster = i // len(LANGUAGES)
+
+    def href(code: str) -> str:
+        return f"https://www.example.com/{pad}page.php?id={cluster}&amp;lang={code}"
+
+    links = [
+        f'<xhtml:link rel="alternate" hreflang="{code}" href="{href(code)}"/>' for code in LANGUAGES
+    ]
+    links.append(f'<xhtml:link rel="alternate" hreflang="x-default" href="{href("en")}"/>')
+    code = LANGUAGES[i % len(LANGUAGES)]
+    return url([f"<loc>{href(code)}</loc>", f"<lastmod>{day(i)}</lastmod>", *links])
+
+
 def hreflang_reordered(i: int, pad: str) -> str:
     """The hreflang clusters, each link's href before its hreflang, in single quotes every
     other cluster (attribute order and quotes mean nothing to XML)."""
@@ -404,6 +425,7 @@ CORE = (
     Shape("cdata", "each loc in CDATA (raw & inside)", cdata),
     Shape("cdata-values", "every value in CDATA (All in One SEO's form)", cdata_values),
     Shape("comment-between", "a comment before each entry", comment_between),
+    Shape("comment-wide", "a comment outside ASCII before each entry", comment_wide),
     Shape("comment-pi-inside", "a PI before, a comment and a PI inside each", inside),
     Shape(
         "prefixed",
@@ -471,6 +493,14 @@ EXTENSIONS = (
         "xhtml-link-attrs",
         "xhtml-link, href before hreflang, single quotes in half",
         hreflang_reordered,
+        head=root(f'xmlns:xhtml="{XHTML}"'),
+        extension=True,
+        long=False,
+    ),
+    Shape(
+        "xhtml-link-query",
+        "xhtml-link, pages told apart by their query (&amp; in each href)",
+        hreflang_query,
         head=root(f'xmlns:xhtml="{XHTML}"'),
         extension=True,
         long=False,

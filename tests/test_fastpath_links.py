@@ -159,3 +159,34 @@ def test_alternates_no_entry_lists(monkeypatch, tmp_path, window) -> None:
     report = json_report(monkeypatch, path, "1")
     assert '"HL009": 10' in report and '"HL006": 10' in report  # (the counts)
     assert_same_json(monkeypatch, path)
+
+
+@pytest.mark.parametrize("window", [None, 900])
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_hrefs_with_an_escaped_ampersand_in_their_query(monkeypatch, tmp_path, window, quote):
+    """Alternates of pages told apart by their query, "&amp;" between its parameters (as
+    the loc writes it): proved, each href read as expat reads it. An href with "&amp;amp;"
+    (UR017) or a raw "&" is left to the full checker, which reports it."""
+
+    def page(code: str, cluster: int) -> str:
+        return f"https://www.example.com/p?id={cluster}&amp;lang={code}"
+
+    def link(code: str, cluster: int, href: str | None = None) -> str:
+        written = f"rel={quote}alternate{quote} hreflang={quote}{code}{quote}"
+        return f"<xhtml:link {written} href={quote}{href or page(code, cluster)}{quote}/>"
+
+    entries = []
+    for cluster in range(40):
+        links = [link("en", cluster), link("de", cluster)]
+        if cluster == 17:
+            links[1] = link("de", cluster, page("de", cluster).replace("&amp;", "&amp;amp;"))
+        if cluster == 23:
+            links[1] = link("de", cluster, page("de", cluster).replace("&amp;", "&"))
+        for code in ("en", "de"):
+            inner = "\n    ".join([f"<loc>{page(code, cluster)}</loc>", *links])
+            entries.append(f"  <url>\n    {inner}\n  </url>\n")
+    path = write(tmp_path, _sitemap(entries))
+    outcome = check_both(monkeypatch, path, window)
+    assert outcome.proved >= 50  # (of 80; fewer in small blocks, which split entries)
+    assert {f.code for f in outcome.findings} == {"HL004", "XM004"}
+    assert_same_json(monkeypatch, path)

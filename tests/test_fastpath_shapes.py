@@ -89,6 +89,9 @@ SHAPES = {
     "comment-between": Shape(between="<!-- entry -->"),
     "comment-between-oneline": Shape(layout="oneline", between="<!-- entry -->"),
     "comment-inside": Shape(inside="<!-- field of # -->"),
+    # Comments outside ASCII, as generators write them in their users' language.
+    "comment-between-wide": Shape(between="<!-- Page d'accueil avec vidéo \U0001f3ac -->"),
+    "comment-inside-wide-oneline": Shape(layout="oneline", inside="<!-- champ n° # — Größe -->"),
     "pi-between": Shape(between='<?generator page="1" ?>'),
     "pi-inside": Shape(layout="line", inside="<?pi?>"),
     "pi-inside-oneline": Shape(layout="oneline", inside=" <?x-y a?> "),
@@ -117,6 +120,8 @@ PLANTED = {
     "xml-pi": lambda e: "<?xml version='1.0'?>" + e,
     "pi-colon": lambda e: "<?a:b c?>" + e,
     "comment-dashes": lambda e: "<!-- a -- b -->" + e,
+    # The tag with letters that match its own in another case (U+017F, U+0131): SU002.
+    "suppression-wide": lambda e: "<!-- \u017fitemap-l\u0131nt: disable DU001 -->" + e,
 }
 
 
@@ -507,3 +512,30 @@ def test_every_entry_of_each_bench_shape_is_proved(monkeypatch, tmp_path, name):
     result = check_source(Source(str(path), path), Options(now=now), engine())
     assert counter.proved == 300
     assert len(result.findings) == (300 if shape.finding else 0)
+
+
+WIDE_COMMENTS = [
+    "\u2028 line separator \u2029",  # (no line break to XML)
+    "\ufeff\u200f\u202e right to left",
+    "e\u0301\u0300 combining",
+    "\U0001f600\U0010fffd astral",
+    "\ud7ff\ue000\ufffc edges",
+    "\u00a0\u0130\u0131\u017f\u212a",  # (each left to the full checker)
+    "\u0085\u009f C1",  # (left too)
+    "\ufffd replaced",  # (left too)
+]
+
+
+@pytest.mark.parametrize("layout", ["pretty", "oneline"])
+@pytest.mark.parametrize("comment", WIDE_COMMENTS)
+def test_comments_outside_ascii(monkeypatch, tmp_path, comment, layout):
+    """Comments outside ASCII before entries and between their fields: proved when
+    each character is one expat reads in a comment and none matches an ASCII letter in
+    another case; the reports and the places of what follows them are the same."""
+    shape = Shape(layout=layout, between=f"<!-- {comment} -->", inside=f"<!--{comment}#-->")
+    entries = entries_of(40, shape, 5)
+    entries[30] = entry(4, shape)  # a duplicate, placed after the comments
+    outcome = check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)))
+    assert [f.code for f in outcome.findings] == ["DU001"]
+    if not {"\u0130", "\u0085", "\ufffd"} & set(comment):
+        assert outcome.proved >= 30

@@ -66,8 +66,9 @@ checker untouched):
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
   LF), comments and processing instructions between them (the gap); a comment
-  holds printable ASCII only and never the suppression tag ``sitemap-lint`` in any
-  case (its directive must be read); an instruction holds printable ASCII without ``<``, and
+  holds printable ASCII and characters from U+00A0 on (not U+FFFD-U+FFFF, nor the four
+  that match an ASCII letter in another case, ``_WIDE``) and never the suppression tag
+  ``sitemap-lint`` in any case (its directive must be read); an instruction holds printable ASCII without ``<``, and
   its target is a name without ``:`` that is not ``xml`` in any case (expat refuses
   those); after them, in a urlset, any number of extension elements of the two
   shapes below;
@@ -189,7 +190,7 @@ elements to the full checker.
 | check (rules/) | element | how it is proved |
 |---|---|---|
 | ``image.Checker`` (IM001-IM007, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII or characters from U+00A0 on, ``&`` only in a predefined reference or a decimal reference to such a character, or one CDATA section of those characters without ``<`` or ``]`` (``_TEXT``): while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.deprecated_children`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
-| ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
+| ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is (``&amp;`` in its query read as ``&``); one of the hrefs is the entry's own URL (normal forms). |
 | ``hreflang.Checker`` across entries (HL006-HL009) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006, HL009) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
 | ``news.Checker`` (NW001-NW018, the date rules on its date) | news:news | ``fastpath.news``: the checker's ``check`` reports nothing on it alone; its count against the 1,000 and its publication's name (compared with the file's first) are handed to the file's checker when expat reaches the run (``news.Checker.enter_proved``), in document order. |
@@ -300,14 +301,22 @@ class _Lazy:
 
 
 _WS = r"[ \t\r\n]"
-# A comment of printable ASCII (no "--" inside, none ending in "-").
+# A comment's characters outside ASCII: from U+00A0 on (as an image text's, below), but
+# for surrogates, U+FFFD-U+FFFF and the four characters that match an ASCII letter in
+# another case (U+0130, U+0131, U+017F, U+212A: "\u017fitemap-lint" is the suppression
+# tag to the sink's case-blind search, and a malformed directive, SU002).
+_WIDE = "\u00a0-\u012f\u0132-\u017e\u0180-\u2129\u212b-\ud7ff\ue000-\ufffc\U00010000-\U0010ffff"
+# A comment of printable characters (no "--" inside, none ending in "-"), as
+# generators write them in their users' languages.
 # Runs of the characters other than "-" taken at once (possessive): the engine loops in
 # its character class, not once a character through the alternation.
-_COMMENT = r"<!--(?:[ -,.-~\t\r\n]++|-(?!-))*+-->"
+_COMMENT = rf"<!--(?:[ -,.-~\t\r\n{_WIDE}]++|-(?!-))*+-->"
 # Inside an entry, a comment never holds the suppression tag, in any case (its directive,
 # or the malformed one it starts, must be read). (The runs leave out "s" and "S" too, the
 # tag's first letter: only there is the tag looked for.)
-_ENTRY_COMMENT = rf"<!--(?:[ -,.-RT-rt-~\t\r\n]++|[sS](?!(?i:{SUPPRESSION_TAG[1:]}))|-(?!-))*+-->"
+_ENTRY_COMMENT = (
+    rf"<!--(?:[ -,.-RT-rt-~\t\r\n{_WIDE}]++|[sS](?!(?i:{SUPPRESSION_TAG[1:]}))|-(?!-))*+-->"
+)
 # A processing instruction of printable ASCII, its target not "xml" in any case (expat
 # refuses that one there) and without ":" (a name namespaces would read); no "<" in it,
 # so that no tag is read inside it.
@@ -544,9 +553,10 @@ MAX_IMAGES = 1000
 # Percent-escapes are proved as a loc's are (``FastPath._escapes``).
 _EXT_PCHAR, _EXT_QCHAR = _PCHAR[:-1] + "%]", _QCHAR[:-1] + "%]"
 _EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?{_EXT_QCHAR}*)?"
-# An image:loc, whose query may also hold "&amp;" (its parameters, as image services
-# write them), read as "&".
-_IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}|&amp;)*)?"
+# An image:loc or an xhtml:link's href, whose query may also hold "&amp;" (its
+# parameters, as image services and sites told apart by their query write them), read
+# as "&" (``_image_location``, ``FastPath._href``).
+_IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}++|&amp;)*+)?"
 # The extension namespaces by their kind in an entry's extras.
 _KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS, "n": NEWS_NS}
 # The text of image:caption and image:title, which no check reads: characters from
@@ -572,9 +582,10 @@ _TEXT = (
 def _link(prefix: str) -> str:
     """An xhtml:link whose attributes may be those of a proved link: three of rel,
     hreflang and href, in any order and either quotes (``_link_pair`` reads them), their
-    values without markup, references or ">" (which ends the tag in ``_link_starts``)."""
+    values without markup, references but "&amp;" or ">" (which ends the tag in
+    ``_link_starts``)."""
     x = re.escape(prefix)
-    value = """(?:"[^"<>&]*"|'[^'<>&]*')"""
+    value = """(?:"(?:[^"<>&]++|&amp;)*+"|'(?:[^'<>&]++|&amp;)*+')"""
     return rf"<{x}:link(?:{_WS}+(?:rel|hreflang|href){_WS}*={_WS}*{value}){{3}}{_WS}*/>"
 
 
@@ -582,13 +593,14 @@ def _link(prefix: str) -> str:
 _LINK_NAMES = _Lazy(rf"(rel|hreflang|href){_WS}*=")
 # The values proved of an xhtml:link's attributes (read by ``_ATTRIBUTES``).
 _HREFLANG_VALUE = _Lazy(r"[A-Za-z0-9-]{1,35}\Z")
-_WHOLE_EXT_URL = _Lazy(rf"(?:{_EXT_URL})\Z")
+_WHOLE_LINK_URL = _Lazy(rf"(?:{_IMAGE_URL})\Z")
 
 
 def _link_pair(link: str) -> tuple[str, str] | None:
     """The hreflang and href of an xhtml:link that ``_link`` matched, when its attributes
     are rel="alternate", an hreflang of letters, digits and hyphens (1 to 35) and an href
-    of the extension URLs' form (``_EXT_URL``), each once; else None."""
+    of the extension URLs' form ("&amp;" in its query too: ``_IMAGE_URL``), each once;
+    else None."""
     values: dict[str, str] = {}
     for name, double, single in _ATTRIBUTES.pattern.findall(link):
         if name in values:
@@ -597,7 +609,7 @@ def _link_pair(link: str) -> tuple[str, str] | None:
     code, href = values.get("hreflang"), values.get("href")
     if values.get("rel") != "alternate" or code is None or href is None:
         return None
-    if _HREFLANG_VALUE.pattern.match(code) is None or _WHOLE_EXT_URL.pattern.match(href) is None:
+    if _HREFLANG_VALUE.pattern.match(code) is None or _WHOLE_LINK_URL.pattern.match(href) is None:
         return None
     return code, href
 
@@ -1649,7 +1661,7 @@ class FastPath:
             # The usual link, its attributes in the usual order and double quotes.
             self._link_values = re.compile(
                 rf'<{x}:link{_WS}+rel="alternate"{_WS}+hreflang="([A-Za-z0-9-]{{1,35}})"'
-                rf'{_WS}+href="({_EXT_URL})"{_WS}*/>'
+                rf'{_WS}+href="({_IMAGE_URL})"{_WS}*/>'
             )
             self._links = re.compile(_link(root.xhtml))
             self._link_tag = f"<{root.xhtml}:link"
@@ -2412,7 +2424,7 @@ class FastPath:
             values = {
                 "rel": '"alternate"',
                 "hreflang": '"([A-Za-z0-9-]{1,35})"',
-                "href": f'"({_EXT_URL})"',
+                "href": f'"({_IMAGE_URL})"',
             }
             attributes = "".join(rf"{_WS}+{name}{_WS}*={_WS}*{values[name]}" for name in order)
             pattern = re.compile(rf"{re.escape(self._link_tag)}{attributes}{_WS}*/>")
@@ -2539,13 +2551,16 @@ class FastPath:
         return code
 
     def _href(self, value: str) -> str | None:
+        """The normal form of an href as written (``_IMAGE_URL``), read as expat reads
+        it, when the URL rules report nothing on it; else None."""
         normal = None
-        if self._url(value, lower_digits=True):
-            normal = value
-            if not _proved_normal(value):
+        read = _image_location(value)
+        if self._url(read, lower_digits=True):
+            normal = read
+            if not _proved_normal(read):
                 from sitemap_lint.domain.identity import normal_url
 
-                normal = normal_url(value)
+                normal = normal_url(read)
         if len(self._hrefs) > 4096:  # an href repeats within its cluster, near by
             self._hrefs.clear()
         self._hrefs[value] = normal
