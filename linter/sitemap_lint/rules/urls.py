@@ -752,6 +752,7 @@ def reads_as_name(host: str) -> bool:
     return plain_host(host) or _named_host_problem(host) is None
 
 
+@lru_cache(maxsize=1024)  # one lookup a URL, not one of each verdict
 def _reads_as_public_name(host: str) -> bool:
     """``reads_as_name``, and no host only a local machine or network reaches (UR019)."""
     return reads_as_name(host) and local_host(host) is None
